@@ -1,0 +1,62 @@
+import { defaultSettings, environmentVariableFor, settingNames, settingsSchema, type Settings } from './settings-schema.js';
+
+/** Process configuration read once at start. Every variable is listed in the README. */
+export interface Environment {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  logLevel: string;
+  /** Settings given through `GATEWAY_<NAME>` variables; stored settings changed through the API win over them. */
+  settings: Partial<Settings>;
+}
+
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  return {
+    port: parsePort(env.PORT),
+    host: env.HOST || '0.0.0.0',
+    dataDir: env.GATEWAY_DATA_DIR || './data',
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
+    logLevel: env.GATEWAY_LOG_LEVEL || 'info',
+    settings: readSettingVariables(env),
+  };
+}
+
+function parsePort(value: string | undefined): number {
+  if (!value) return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+function readSettingVariables(env: NodeJS.ProcessEnv): Partial<Settings> {
+  const given: Record<string, unknown> = {};
+  for (const name of settingNames) {
+    const variable = environmentVariableFor(name);
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    given[name] = coerce(raw, defaultSettings[name]);
+  }
+  const parsed = settingsSchema.partial().safeParse(given);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? '');
+    throw new Error(`${environmentVariableFor(name as keyof Settings)} is invalid: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+function coerce(raw: string, example: unknown): unknown {
+  if (typeof example === 'number') return Number(raw);
+  if (typeof example === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  if (Array.isArray(example))
+    return raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+  return raw;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { isCidrOrAddress } from '../auth/ip-allow-list.js';
+
+/** Live settings (admin-api.md section 2, Settings): defaults, validation and environment names. */
+export const settingsSchema = z
+  .object({
+    default_max_tokens: z.number().int().min(1).max(10_000_000),
+    stream_idle_timeout_s: z.number().int().min(1).max(86_400),
+    body_limit_bytes: z.number().int().min(1024).max(Number.MAX_SAFE_INTEGER),
+    web_search_price: z.number().min(0).max(1_000_000),
+    trusted_proxies: z.array(z.string().refine(isCidrOrAddress, 'must be an IP address or CIDR range')),
+    retry_times: z.number().int().min(0).max(10),
+    image_fetch_allow_private: z.boolean(),
+  })
+  .strict();
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingName = keyof Settings;
+
+export const defaultSettings: Settings = {
+  default_max_tokens: 8192,
+  stream_idle_timeout_s: 300,
+  body_limit_bytes: 134_217_728,
+  web_search_price: 0,
+  trusted_proxies: [],
+  retry_times: 2,
+  image_fetch_allow_private: false,
+};
+
+export const settingNames = Object.keys(defaultSettings) as SettingName[];
+
+export function environmentVariableFor(name: SettingName): string {
+  return `GATEWAY_${name.toUpperCase()}`;
+}

@@ -1,0 +1,162 @@
+/**
+ * Every error the gateway produces itself, with its status, code and message in both languages.
+ * Texts follow client-api.md section 7 and admin-api.md sections 1 and 3 to the letter; entries whose
+ * spec text exists only in Chinese carry that text for both languages.
+ */
+export type Language = 'en' | 'zh-CN';
+
+type Params = Record<string, string | number>;
+type Text = string | ((params: Params) => string);
+
+export interface CatalogueEntry {
+  status: number;
+  code: string;
+  type?: string;
+  retryable?: boolean;
+  en: Text;
+  'zh-CN': Text;
+}
+
+function chineseOnly(text: Text): Pick<CatalogueEntry, 'en' | 'zh-CN'> {
+  return { en: text, 'zh-CN': text };
+}
+
+export const catalogue = {
+  invalid_token: { status: 401, code: '', en: 'Invalid token', 'zh-CN': '无效的令牌' },
+  model_not_allowed: {
+    status: 403,
+    code: '',
+    en: (p) => `This token has no access to model ${p.model}`,
+    'zh-CN': (p) => `该令牌无权访问模型 ${p.model}`,
+  },
+  ip_not_allowed: { status: 403, code: 'access_denied', ...chineseOnly('您的 IP 不在令牌允许访问的列表中') },
+  balance_exhausted: {
+    status: 403,
+    code: 'insufficient_user_quota',
+    ...chineseOnly((p) => `用户额度不足, 剩余额度: ${p.balance}`),
+  },
+  balance_below_precharge: {
+    status: 403,
+    code: 'insufficient_user_quota',
+    ...chineseOnly((p) => `预扣费额度失败, 用户剩余额度: ${p.balance}, 需要预扣费额度: ${p.need}`),
+  },
+  key_quota_below_precharge: {
+    status: 403,
+    code: 'pre_consume_token_quota_failed',
+    en: (p) => `token quota is not enough, token remain quota: ${p.remain}, need quota: ${p.need}`,
+    'zh-CN': (p) => `token quota is not enough, token remain quota: ${p.remain}, need quota: ${p.need}`,
+  },
+  channel_pin_forbidden: { status: 403, code: '', ...chineseOnly('普通用户不支持指定渠道') },
+  model_missing: {
+    status: 400,
+    code: '',
+    en: 'Model name not specified, model name cannot be empty',
+    'zh-CN': '未指定模型名称,模型名称不能为空',
+  },
+  field_required: {
+    status: 400,
+    code: 'invalid_request',
+    en: (p) => `field ${p.field} is required`,
+    'zh-CN': (p) => `field ${p.field} is required`,
+  },
+  invalid_json: {
+    status: 400,
+    code: '',
+    en: (p) => `Invalid request: ${p.detail}, invalid JSON request body`,
+    'zh-CN': (p) => `无效的请求, ${p.detail}, invalid JSON request body`,
+  },
+  image_count_out_of_range: {
+    status: 400,
+    code: 'invalid_request',
+    en: 'n must be an integer between 1 and 128',
+    'zh-CN': 'n must be an integer between 1 and 128',
+  },
+  unsupported_model_modifier: {
+    status: 400,
+    code: 'convert_request_failed',
+    en: (p) => `unsupported model modifier "${p.name}"`,
+    'zh-CN': (p) => `unsupported model modifier "${p.name}"`,
+  },
+  invalid_effort_modifier: {
+    status: 400,
+    code: 'convert_request_failed',
+    en: (p) => `invalid effort modifier value "${p.value}"`,
+    'zh-CN': (p) => `invalid effort modifier value "${p.value}"`,
+  },
+  model_price_missing: {
+    status: 403,
+    code: 'model_price_error',
+    en: (p) => `The price of model ${p.model} has not been configured by the administrator yet, so the model is not open for use`,
+    'zh-CN': (p) => `模型 ${p.model} 的价格尚未由管理员配置, 暂不可使用`,
+  },
+  invalid_url: {
+    status: 404,
+    code: '',
+    type: 'invalid_request_error',
+    en: (p) => `Invalid URL (${p.method} ${p.path})`,
+    'zh-CN': (p) => `Invalid URL (${p.method} ${p.path})`,
+  },
+  body_too_large: {
+    status: 413,
+    code: 'request_body_too_large',
+    en: (p) => `Request body too large (limit ${p.limit} bytes)`,
+    'zh-CN': (p) => `Request body too large (limit ${p.limit} bytes)`,
+  },
+  no_available_channel: {
+    status: 503,
+    code: 'model_not_found',
+    retryable: true,
+    en: (p) => `No available channel for model ${p.model} under group ${p.group} (distributor)`,
+    'zh-CN': (p) => `分组 ${p.group} 下模型 ${p.model} 无可用渠道(distributor)`,
+  },
+  file_fetch_failed: {
+    status: 500,
+    code: 'convert_request_failed',
+    en: (p) => `get file data failed: ${p.detail}`,
+    'zh-CN': (p) => `get file data failed: ${p.detail}`,
+  },
+  image_model_not_supported: {
+    status: 500,
+    code: '',
+    en: 'not supported model for image generation, only imagen models are supported',
+    'zh-CN': 'not supported model for image generation, only imagen models are supported',
+  },
+  rate_limit_exceeded: {
+    status: 429,
+    code: 'rate_limit_exceeded',
+    retryable: true,
+    en: (p) => `Rate limit exceeded: ${p.limit}, retry after ${p.retryAfter} seconds`,
+    'zh-CN': (p) => `请求频率超出限制: ${p.limit}, 请 ${p.retryAfter} 秒后重试`,
+  },
+  admin_unauthorized: {
+    status: 401,
+    code: 'unauthorized',
+    en: 'Missing or invalid admin credentials',
+    'zh-CN': '管理员凭据缺失或无效',
+  },
+  admin_invalid_request: {
+    status: 400,
+    code: 'invalid_request',
+    en: (p) => `${p.detail}`,
+    'zh-CN': (p) => `${p.detail}`,
+  },
+  admin_not_found: {
+    status: 404,
+    code: 'not_found',
+    en: (p) => `${p.resource} ${p.id} not found`,
+    'zh-CN': (p) => `未找到 ${p.resource} ${p.id}`,
+  },
+  internal_error: {
+    status: 500,
+    code: 'internal_error',
+    en: (p) => `Internal error: ${p.detail}`,
+    'zh-CN': (p) => `内部错误: ${p.detail}`,
+  },
+} satisfies Record<string, CatalogueEntry>;
+
+export type ErrorName = keyof typeof catalogue;
+
+export function renderMessage(entry: CatalogueEntry, language: Language, params: Params): string {
+  const text = entry[language];
+  return typeof text === 'function' ? text(params) : text;
+}

@@ -1,0 +1,20 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Store } from './database.js';
+import { initialMigration } from './migrations/0001-initial.js';
+
+/** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
+function migrationsFor(store: Store): Record<string, Migration> {
+  return {
+    '0001-initial': initialMigration(store.dialect),
+  };
+}
+
+export async function migrateToLatest(store: Store): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(store) };
+  const migrator = new Migrator({ db: store.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,33 @@
+import type { Store } from './database.js';
+import { ChannelsRepository } from './channels-repository.js';
+import { GroupsRepository } from './groups-repository.js';
+import { KeyValueRepository } from './key-value-repository.js';
+import { KeysRepository } from './keys-repository.js';
+import { PricesRepository } from './prices-repository.js';
+import { UsageLogsRepository } from './usage-logs-repository.js';
+import { UsersRepository } from './users-repository.js';
+
+export interface Repositories {
+  users: UsersRepository;
+  keys: KeysRepository;
+  channels: ChannelsRepository;
+  prices: PricesRepository;
+  groups: GroupsRepository;
+  settings: KeyValueRepository;
+  systemState: KeyValueRepository;
+  usageLogs: UsageLogsRepository;
+}
+
+export function createRepositories(store: Store): Repositories {
+  const { db } = store;
+  return {
+    users: new UsersRepository(db),
+    keys: new KeysRepository(db),
+    channels: new ChannelsRepository(db),
+    prices: new PricesRepository(db),
+    groups: new GroupsRepository(db),
+    settings: new KeyValueRepository(db, 'settings'),
+    systemState: new KeyValueRepository(db, 'system_state'),
+    usageLogs: new UsageLogsRepository(db),
+  };
+}

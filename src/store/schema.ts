@@ -1,0 +1,111 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row types of every table. Money columns hold integers of nano-USD (1e-9 USD);
+ * prices hold nano-USD per 1,000,000 tokens. Booleans are stored as 0/1 on SQLite.
+ * JSON columns hold serialized text so both databases share one representation.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string | null;
+  role: string;
+  group_name: string;
+  balance: number;
+  used: number;
+  language: string | null;
+  status: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  key_hint: string;
+  status: string;
+  expires_at: number | null;
+  unlimited_quota: number | boolean;
+  quota: number;
+  used_quota: number;
+  model_limits: string | null;
+  ip_allow_list: string | null;
+  group_name: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  created_at: number;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  name: string;
+  type: string;
+  base_url: string | null;
+  keys: string;
+  models: string;
+  model_mapping: string;
+  groups: string;
+  priority: number;
+  weight: number;
+  endpoints: string | null;
+  status: string;
+  created_at: number;
+}
+
+export interface PricesTable {
+  model: string;
+  input: number;
+  output: number;
+  cached_input: number | null;
+  cache_write: number | null;
+  per_request: number | null;
+}
+
+export interface GroupsTable {
+  name: string;
+  ratio: number;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface SystemStateTable {
+  name: string;
+  value: string;
+}
+
+export interface UsageLogsTable {
+  id: Generated<number>;
+  request_id: string;
+  created_at: number;
+  user_id: number;
+  key_id: number;
+  channel_id: number | null;
+  model: string;
+  endpoint: string;
+  stream: number | boolean;
+  status_code: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost: number;
+  latency_ms: number;
+  first_byte_ms: number | null;
+  error: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  channels: ChannelsTable;
+  prices: PricesTable;
+  groups: GroupsTable;
+  settings: SettingsTable;
+  system_state: SystemStateTable;
+  usage_logs: UsageLogsTable;
+}

@@ -1,0 +1,101 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, UsageLogsTable } from './schema.js';
+
+export interface UsageLogRecord {
+  id: number;
+  requestId: string;
+  createdAt: number;
+  userId: number;
+  keyId: number;
+  channelId: number | null;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+  statusCode: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  /** nano-USD */
+  cost: number;
+  latencyMs: number;
+  firstByteMs: number | null;
+  error: string | null;
+}
+
+export type NewUsageLog = Omit<UsageLogRecord, 'id'>;
+
+export interface UsageLogFilter {
+  userId?: number;
+  keyId?: number;
+  model?: string;
+  limit: number;
+  offset: number;
+}
+
+export class UsageLogsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** One multi-row insert per batch: the usage writer calls this off the hot path. */
+  async insertMany(logs: readonly NewUsageLog[]): Promise<void> {
+    if (logs.length === 0) return;
+    await this.db.insertInto('usage_logs').values(logs.map(toColumns)).execute();
+  }
+
+  async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
+    let query = this.db.selectFrom('usage_logs').selectAll();
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+    if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+    const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+    return rows.map(toUsageLog);
+  }
+}
+
+function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
+  return {
+    request_id: log.requestId,
+    created_at: log.createdAt,
+    user_id: log.userId,
+    key_id: log.keyId,
+    channel_id: log.channelId,
+    model: log.model,
+    endpoint: log.endpoint,
+    stream: Number(log.stream),
+    status_code: log.statusCode,
+    prompt_tokens: log.promptTokens,
+    completion_tokens: log.completionTokens,
+    cached_tokens: log.cachedTokens,
+    cache_write_tokens: log.cacheWriteTokens,
+    reasoning_tokens: log.reasoningTokens,
+    cost: log.cost,
+    latency_ms: log.latencyMs,
+    first_byte_ms: log.firstByteMs,
+    error: log.error,
+  };
+}
+
+function toUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
+  return {
+    id: Number(row.id),
+    requestId: row.request_id,
+    createdAt: Number(row.created_at),
+    userId: Number(row.user_id),
+    keyId: Number(row.key_id),
+    channelId: row.channel_id === null ? null : Number(row.channel_id),
+    model: row.model,
+    endpoint: row.endpoint,
+    stream: Boolean(row.stream),
+    statusCode: row.status_code,
+    promptTokens: Number(row.prompt_tokens),
+    completionTokens: Number(row.completion_tokens),
+    cachedTokens: Number(row.cached_tokens),
+    cacheWriteTokens: Number(row.cache_write_tokens),
+    reasoningTokens: Number(row.reasoning_tokens),
+    cost: Number(row.cost),
+    latencyMs: row.latency_ms,
+    firstByteMs: row.first_byte_ms,
+    error: row.error,
+  };
+}

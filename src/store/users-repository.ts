@@ -1,0 +1,119 @@
+import type { Kysely, Selectable } from 'kysely';
+import { unixNow } from './json-column.js';
+import type { Database, UsersTable } from './schema.js';
+
+export type UserRole = 'user' | 'admin';
+export type UserStatus = 'enabled' | 'disabled';
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  passwordHash: string | null;
+  role: UserRole;
+  group: string;
+  /** nano-USD */
+  balance: number;
+  /** nano-USD */
+  used: number;
+  language: 'en' | 'zh-CN' | null;
+  status: UserStatus;
+  createdAt: number;
+}
+
+export type NewUser = Omit<UserRecord, 'id' | 'used' | 'createdAt'>;
+export type UserChanges = Partial<Omit<UserRecord, 'id' | 'used' | 'createdAt'>>;
+
+export interface ListOptions {
+  limit: number;
+  offset: number;
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const row = await this.db
+      .insertInto('users')
+      .values({
+        username: user.username,
+        password_hash: user.passwordHash,
+        role: user.role,
+        group_name: user.group,
+        balance: user.balance,
+        used: 0,
+        language: user.language,
+        status: user.status,
+        created_at: unixNow(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  }
+
+  async find(id: number): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async findByUsername(username: string): Promise<UserRecord | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async list(options: ListOptions): Promise<UserRecord[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    return rows.map(toUser);
+  }
+
+  async update(id: number, changes: UserChanges): Promise<UserRecord | undefined> {
+    const values = {
+      ...(changes.username !== undefined && { username: changes.username }),
+      ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
+      ...(changes.role !== undefined && { role: changes.role }),
+      ...(changes.group !== undefined && { group_name: changes.group }),
+      ...(changes.balance !== undefined && { balance: changes.balance }),
+      ...(changes.language !== undefined && { language: changes.language }),
+      ...(changes.status !== undefined && { status: changes.status }),
+    };
+    if (Object.keys(values).length === 0) return this.find(id);
+    const row = await this.db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async delete(id: number): Promise<UserRecord | undefined> {
+    const row = await this.db.deleteFrom('users').where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  /** Adds to the balance in one statement, so concurrent top-ups and charges never lose an update. */
+  async topUp(id: number, amount: number): Promise<UserRecord | undefined> {
+    const row = await this.db
+      .updateTable('users')
+      .set((eb) => ({ balance: eb('balance', '+', amount) }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+}
+
+export function toUser(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: Number(row.id),
+    username: row.username,
+    passwordHash: row.password_hash,
+    role: row.role as UserRole,
+    group: row.group_name,
+    balance: Number(row.balance),
+    used: Number(row.used),
+    language: row.language as UserRecord['language'],
+    status: row.status as UserStatus,
+    createdAt: Number(row.created_at),
+  };
+}
