@@ -32,7 +32,10 @@ function parseRange(entry: string): Range {
   if (!isStrictAddress(addressPart)) throw new Error(`not an IP address: ${entry}`);
   if (text.includes('/')) {
     const [address, bits] = ipaddr.parseCIDR(text);
-    return [normalize(address), address.kind() === 'ipv6' && normalize(address).kind() === 'ipv4' ? bits - 96 : bits];
+    return [
+      normalize(address),
+      address.kind() === 'ipv6' && normalize(address).kind() === 'ipv4' ? bits - 96 : bits,
+    ];
   }
   const address = normalize(ipaddr.parse(text));
   return [address, address.kind() === 'ipv4' ? 32 : 128];

@@ -1,4 +1,10 @@
-import { defaultSettings, environmentVariableFor, settingNames, settingsSchema, type Settings } from './settings-schema.js';
+import {
+  defaultSettings,
+  environmentVariableFor,
+  settingNames,
+  settingsSchema,
+  type Settings,
+} from './settings-schema.js';
 
 /** Process configuration read once at start. Every variable is listed in the README. */
 export interface Environment {
@@ -29,7 +35,8 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
 function parsePort(value: string | undefined): number {
   if (!value) return 3000;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number, got "${value}"`);
   return port;
 }
 
@@ -52,7 +59,8 @@ function readSettingVariables(env: NodeJS.ProcessEnv): Partial<Settings> {
 
 function coerce(raw: string, example: unknown): unknown {
   if (typeof example === 'number') return Number(raw);
-  if (typeof example === 'boolean') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
+  if (typeof example === 'boolean')
+    return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw;
   if (Array.isArray(example))
     return raw
       .split(',')

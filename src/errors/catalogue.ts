@@ -86,7 +86,8 @@ export const catalogue = {
   model_price_missing: {
     status: 403,
     code: 'model_price_error',
-    en: (p) => `The price of model ${p.model} has not been configured by the administrator yet, so the model is not open for use`,
+    en: (p) =>
+      `The price of model ${p.model} has not been configured by the administrator yet, so the model is not open for use`,
     'zh-CN': (p) => `模型 ${p.model} 的价格尚未由管理员配置, 暂不可使用`,
   },
   invalid_url: {

@@ -61,7 +61,12 @@ export class ChannelsRepository {
   async update(id: number, changes: ChannelChanges): Promise<ChannelRecord | undefined> {
     const values = toColumns(changes);
     if (Object.keys(values).length === 0) return this.find(id);
-    const row = await this.db.updateTable('channels').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('channels')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row && toChannel(row);
   }
 
@@ -82,7 +87,9 @@ function toColumns(channel: ChannelChanges) {
     ...(channel.groups !== undefined && { groups: JSON.stringify(channel.groups) }),
     ...(channel.priority !== undefined && { priority: channel.priority }),
     ...(channel.weight !== undefined && { weight: channel.weight }),
-    ...(channel.endpoints !== undefined && { endpoints: channel.endpoints && JSON.stringify(channel.endpoints) }),
+    ...(channel.endpoints !== undefined && {
+      endpoints: channel.endpoints && JSON.stringify(channel.endpoints),
+    }),
     ...(channel.status !== undefined && { status: channel.status }),
   } as Omit<ChannelsTable, 'id' | 'created_at'>;
 }

@@ -49,7 +49,9 @@ function openPostgres(connectionString: string): Store {
     // int8 (BIGINT, COUNT) arrives as text by default; our amounts stay within 2^53.
     types: {
       getTypeParser: (oid: number, format?: string) =>
-        oid === POSTGRES_INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+        oid === POSTGRES_INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

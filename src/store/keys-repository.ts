@@ -30,7 +30,9 @@ export interface KeyRecord {
 }
 
 export type NewKey = Omit<KeyRecord, 'id' | 'usedQuota' | 'createdAt'>;
-export type KeyChanges = Partial<Omit<KeyRecord, 'id' | 'userId' | 'keyHash' | 'keyHint' | 'usedQuota' | 'createdAt'>>;
+export type KeyChanges = Partial<
+  Omit<KeyRecord, 'id' | 'userId' | 'keyHash' | 'keyHint' | 'usedQuota' | 'createdAt'>
+>;
 
 export class KeysRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -66,7 +68,11 @@ export class KeysRepository {
   }
 
   async findByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst();
     return row && toKey(row);
   }
 
@@ -95,7 +101,12 @@ export class KeysRepository {
       ...(changes.tpm !== undefined && { tpm: changes.tpm }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
-    const row = await this.db.updateTable('api_keys').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('api_keys')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row && toKey(row);
   }
 

@@ -42,7 +42,11 @@ export class PricesRepository {
   }
 
   async delete(model: string): Promise<PriceRecord | undefined> {
-    const row = await this.db.deleteFrom('prices').where('model', '=', model).returningAll().executeTakeFirst();
+    const row = await this.db
+      .deleteFrom('prices')
+      .where('model', '=', model)
+      .returningAll()
+      .executeTakeFirst();
     return row && toPrice(row);
   }
 }

@@ -56,7 +56,11 @@ export class UsersRepository {
   }
 
   async findByUsername(username: string): Promise<UserRecord | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
     return row && toUser(row);
   }
 
@@ -82,7 +86,12 @@ export class UsersRepository {
       ...(changes.status !== undefined && { status: changes.status }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
-    const row = await this.db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('users')
+      .set(values)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row && toUser(row);
   }
 

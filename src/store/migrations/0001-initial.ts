@@ -11,7 +11,9 @@ export function initialMigration(dialect: DialectName): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('users')
-        .addColumn('id', serial, (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', serial, (c) =>
+          dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('username', 'text', (c) => c.notNull().unique())
         .addColumn('password_hash', 'text')
         .addColumn('role', 'text', (c) => c.notNull())
@@ -25,7 +27,9 @@ export function initialMigration(dialect: DialectName): Migration {
 
       await db.schema
         .createTable('api_keys')
-        .addColumn('id', serial, (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', serial, (c) =>
+          dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -46,7 +50,9 @@ export function initialMigration(dialect: DialectName): Migration {
 
       await db.schema
         .createTable('channels')
-        .addColumn('id', serial, (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', serial, (c) =>
+          dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('base_url', 'text')
@@ -91,7 +97,9 @@ export function initialMigration(dialect: DialectName): Migration {
 
       await db.schema
         .createTable('usage_logs')
-        .addColumn('id', serial, (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', serial, (c) =>
+          dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('request_id', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('user_id', 'bigint', (c) => c.notNull())

@@ -1,0 +1,39 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import { deriveKeyStatus } from './derive-key-status.js';
+import { hashesEqual, hashKey } from './hash-key.js';
+import { parsePresentedKey } from './key-format.js';
+import type { Principal } from './principal.js';
+import type { PrincipalCache } from './principal-cache.js';
+
+export interface Credentials {
+  /** The key as found in the request, or undefined when the route's accepted places hold none. */
+  rawKey: string | undefined;
+  clientIp: string;
+}
+
+/**
+ * Turns a presented key into a principal, or fails with the spec's errors (client-api section 5):
+ * every kind of unusable key gives the same `Invalid token`.
+ */
+export async function authenticate(cache: PrincipalCache, credentials: Credentials): Promise<Principal> {
+  const presented = credentials.rawKey === undefined ? undefined : parsePresentedKey(credentials.rawKey);
+  if (!presented) throw new GatewayError('invalid_token');
+
+  const keyHash = hashKey(presented.secret);
+  const entry = await cache.lookup(keyHash);
+  // The cache is addressed by digest, so its lookup reveals nothing about the secret; the
+  // comparison of the stored digest itself is still done in constant time.
+  if (!entry || !hashesEqual(entry.key.keyHash, keyHash)) throw new GatewayError('invalid_token');
+
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  if (deriveKeyStatus(entry.key, nowSeconds) !== 'enabled' || entry.user.status !== 'enabled') {
+    throw new GatewayError('invalid_token');
+  }
+  if (entry.ipAllowList && !entry.ipAllowList.contains(credentials.clientIp)) {
+    throw new GatewayError('ip_not_allowed');
+  }
+  if (presented.channelId !== undefined && entry.user.role !== 'admin') {
+    throw new GatewayError('channel_pin_forbidden');
+  }
+  return { ...entry, group: entry.key.group ?? entry.user.group, channelPin: presented.channelId };
+}

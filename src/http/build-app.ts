@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { registerAdminRoutes } from '../admin/register-admin-routes.js';
+import { IpAllowList } from '../auth/ip-allow-list.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { GatewayServices } from '../services.js';
+import { resolveClientIp } from './client-ip.js';
+import { loadConsolePage } from './console-page.js';
+import { negotiateLanguage } from './negotiate-language.js';
+import { readBody } from './read-body.js';
+import { renderError } from './render-error.js';
+import './request-context.js';
+import { registerModelListRoutes } from './routes/model-list-routes.js';
+import { registerRelayRoutes } from './routes/relay-routes.js';
+import { registerUnsupportedRoutes } from './routes/unsupported-routes.js';
+
+export const REQUEST_ID_HEADER = 'X-Gateway-Request-Id';
+
+const API_PREFIXES = ['/v1/', '/v1beta/', '/api/'];
+const API_ROOTS = new Set(['/v1', '/v1beta', '/api']);
+
+export interface AppOptions {
+  services: GatewayServices;
+  /** Receives errors the gateway did not expect, for the log. */
+  onUnexpectedError?: (error: unknown, request: FastifyRequest) => void;
+}
+
+/** The whole HTTP surface. The only module, with its route files, that knows the web framework. */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { services } = options;
+  const app = Fastify({
+    logger: false,
+    genReqId: () => randomUUID().replaceAll('-', ''),
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+
+  let trustedProxies: { source: readonly string[]; list: IpAllowList | undefined } = {
+    source: [],
+    list: undefined,
+  };
+  const trustedProxyList = (): IpAllowList | undefined => {
+    const source = services.settings.get().trusted_proxies;
+    if (source !== trustedProxies.source) {
+      trustedProxies = { source, list: source.length > 0 ? new IpAllowList(source) : undefined };
+    }
+    return trustedProxies.list;
+  };
+
+  app.decorateRequest('gateway', undefined as never);
+
+  app.addHook('onRequest', async function createRequestContext(request: FastifyRequest, reply: FastifyReply) {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    const language = request.headers['accept-language'];
+    request.gateway = {
+      requestId: request.id,
+      clientIp: resolveClientIp({
+        socketAddress: request.socket.remoteAddress,
+        forwardedFor: request.headers['x-forwarded-for'],
+        trustedProxies: trustedProxyList(),
+      }),
+      language: negotiateLanguage(Array.isArray(language) ? language[0] : language),
+      errorShape: 'openai',
+      principal: undefined,
+      startedAt: performance.now(),
+    };
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', function readRequestBody(_request: FastifyRequest, payload: IncomingMessage) {
+    return readBody(payload, services.settings.get().body_limit_bytes);
+  });
+
+  app.setErrorHandler(function renderGatewayError(error, request, reply) {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.errorName === 'internal_error') options.onUnexpectedError?.(error, request);
+    const context = request.gateway ?? fallbackContext(request);
+    const rendered = renderError(gatewayError, context);
+    return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  });
+
+  const consolePage = loadConsolePage();
+  app.setNotFoundHandler(function answerUnknownPath(request, reply) {
+    const path = request.url.split('?')[0] ?? '/';
+    if (API_ROOTS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+      throw new GatewayError('invalid_url', { method: request.method, path });
+    }
+    return reply.code(200).type('text/html; charset=utf-8').send(consolePage);
+  });
+
+  registerModelListRoutes(app, services);
+  registerRelayRoutes(app, services);
+  registerUnsupportedRoutes(app, services);
+  app.register(async (admin) => registerAdminRoutes(admin, services), { prefix: '/api' });
+  return app;
+}
+
+function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new GatewayError('body_too_large', { limit: 0 });
+  const detail = error instanceof Error ? error.message : String(error);
+  return new GatewayError('internal_error', { detail });
+}
+
+function fallbackContext(request: FastifyRequest) {
+  return {
+    requestId: request.id,
+    clientIp: '',
+    language: 'en' as const,
+    errorShape: 'openai' as const,
+    principal: undefined,
+    startedAt: performance.now(),
+  };
+}

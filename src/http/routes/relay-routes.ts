@@ -1,0 +1,98 @@
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { KeySources } from '../../auth/extract-key.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import { handleRelay } from '../../relay/handle-relay.js';
+import { relayEndpoints, type RelayEndpoint } from '../../relay/relay-endpoint.js';
+import type { GatewayServices } from '../../services.js';
+import {
+  authenticateWith,
+  BEARER_ONLY,
+  MESSAGES_KEYS,
+  principalOf,
+  V1BETA_KEYS,
+} from '../authenticate-hook.js';
+import { parseJson } from '../read-body.js';
+
+/** The JSON object of a relay request body; anything else is an invalid JSON request body. */
+function readJsonObject(request: FastifyRequest): Record<string, unknown> {
+  const parsed = parseJson(request.body as Buffer | undefined);
+  if (!parsed.ok) throw new GatewayError('invalid_json', { detail: parsed.detail });
+  const { value } = parsed;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new GatewayError('invalid_json', { detail: 'the body must be a JSON object' });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Every relaying endpoint of client-api section 4, families A, B and C. */
+export function registerRelayRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const relay = (
+    endpoint: RelayEndpoint,
+    modelOf: (request: FastifyRequest, body: Record<string, unknown>) => unknown,
+  ) =>
+    async function relayRequest(request: FastifyRequest) {
+      const body = readJsonObject(request);
+      return handleRelay(services, {
+        endpoint,
+        principal: principalOf(request),
+        requestedModel: modelOf(request, body),
+        body,
+        onModelSelected: () => {
+          request.gateway.errorShape = endpoint.errorShape;
+        },
+      });
+    };
+  const bodyModel = (_request: FastifyRequest, body: Record<string, unknown>) => body.model;
+  const group = (sources: KeySources): RouteShorthandOptions => ({
+    onRequest: authenticateWith(services.principals, sources),
+  });
+
+  const familyA: [string, RelayEndpoint][] = [
+    ['/v1/chat/completions', relayEndpoints.chatCompletions],
+    ['/v1/responses', relayEndpoints.responses],
+    ['/v1/responses/compact', relayEndpoints.responsesCompact],
+    ['/v1/alpha/search', relayEndpoints.alphaSearch],
+    ['/v1/images/generations', relayEndpoints.imageGenerations],
+    ['/v1/embeddings', relayEndpoints.embeddings],
+    ['/v1/rerank', relayEndpoints.rerank],
+    ['/v1/audio/speech', relayEndpoints.audio],
+    ['/v1/audio/transcriptions', relayEndpoints.audio],
+    ['/v1/audio/translations', relayEndpoints.audio],
+    ['/v1/video/generations', relayEndpoints.video],
+    ['/v1/videos', relayEndpoints.video],
+  ];
+  for (const [path, endpoint] of familyA) app.post(path, group(BEARER_ONLY), relay(endpoint, bodyModel));
+
+  app.post('/v1/messages', group(MESSAGES_KEYS), relay(relayEndpoints.messages, bodyModel));
+
+  // `{model}:{method}` is one path segment; methods the gateway does not offer are unknown URLs.
+  const geminiMethods: Record<string, RelayEndpoint> = {
+    generateContent: relayEndpoints.generateContent,
+    streamGenerateContent: relayEndpoints.streamGenerateContent,
+    embedContent: relayEndpoints.embeddings,
+    batchEmbedContents: relayEndpoints.embeddings,
+  };
+  const geminiTarget = (request: FastifyRequest) => {
+    const segment = (request.params as { target: string }).target;
+    const colon = segment.lastIndexOf(':');
+    const endpoint = colon < 0 ? undefined : geminiMethods[segment.slice(colon + 1)];
+    return { model: segment.slice(0, colon), endpoint };
+  };
+  app.post('/v1beta/models/:target', {
+    onRequest: [
+      async function rejectUnknownGeminiMethod(request) {
+        if (!geminiTarget(request).endpoint) {
+          throw new GatewayError('invalid_url', {
+            method: request.method,
+            path: request.url.split('?')[0] ?? '',
+          });
+        }
+      },
+      authenticateWith(services.principals, V1BETA_KEYS),
+    ],
+    handler: async function relayGemini(request) {
+      const { model, endpoint } = geminiTarget(request);
+      return relay(endpoint as RelayEndpoint, () => model)(request);
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import type { Principal } from '../auth/principal.js';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { PriceRecord } from '../store/prices-repository.js';
+import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
+import { parseModelReference, type ReasoningEffort } from './model-modifier.js';
+import type { RelayEndpoint } from './relay-endpoint.js';
+
+export interface PreflightInput {
+  endpoint: RelayEndpoint;
+  principal: Principal;
+  catalog: RoutingCatalog;
+  /** Model as the client named it: the body's `model`, or the path's for Gemini. */
+  requestedModel: unknown;
+  body: Record<string, unknown>;
+  /** Called once the model is selected, when errors switch to the endpoint's own shape. */
+  onModelSelected(): void;
+}
+
+export interface RelayPlan {
+  requestedModel: string;
+  model: string;
+  effort: ReasoningEffort | undefined;
+  candidates: readonly RoutableChannel[];
+  price: PriceRecord;
+  groupRatio: number;
+}
+
+/**
+ * Every check that needs no upstream, in the order the spec implies: model named, modifier valid,
+ * model allowed for the key, a channel serves it, the body has its required fields, the model is priced.
+ */
+export function preflight(input: PreflightInput): RelayPlan {
+  const { endpoint, principal, catalog, body } = input;
+  if (typeof input.requestedModel !== 'string' || input.requestedModel.trim() === '') {
+    throw new GatewayError('model_missing');
+  }
+  const requestedModel = input.requestedModel;
+  const { model, effort } = parseModelReference(requestedModel);
+  if (principal.modelLimits && !principal.modelLimits.has(model)) {
+    throw new GatewayError('model_not_allowed', { model });
+  }
+
+  const candidates = selectCandidates({ endpoint, principal, catalog, model });
+  if (candidates.length === 0)
+    throw new GatewayError('no_available_channel', { model, group: principal.group });
+  input.onModelSelected();
+
+  if (endpoint.requiredField && body[endpoint.requiredField] === undefined) {
+    throw new GatewayError('field_required', { field: endpoint.requiredField });
+  }
+  endpoint.validateBody(body);
+  const price = catalog.price(model);
+  if (!price) throw new GatewayError('model_price_missing', { model });
+  return {
+    requestedModel,
+    model,
+    effort,
+    candidates,
+    price,
+    groupRatio: catalog.groupRatio(principal.group),
+  };
+}
+
+function selectCandidates(options: {
+  endpoint: RelayEndpoint;
+  principal: Principal;
+  catalog: RoutingCatalog;
+  model: string;
+}): readonly RoutableChannel[] {
+  const { endpoint, principal, catalog, model } = options;
+  if (principal.channelPin !== undefined) {
+    const pinned = catalog.channel(principal.channelPin);
+    return pinned && pinned.models.includes(model) && endpoint.serves(pinned) ? [pinned] : [];
+  }
+  return catalog.channelsServing(model, principal.group).filter((channel) => endpoint.serves(channel));
+}

@@ -1,0 +1,123 @@
+import type { ChangeFeed } from '../events/change-feed.js';
+import { findProvider } from '../providers/registry.js';
+import type { ChannelRecord, ChannelsRepository } from '../store/channels-repository.js';
+import type { GroupsRepository } from '../store/groups-repository.js';
+import type { PriceRecord, PricesRepository } from '../store/prices-repository.js';
+import type { EndpointType } from './endpoint-type.js';
+
+export interface RoutableChannel extends ChannelRecord {
+  endpointTypes: readonly EndpointType[];
+}
+
+interface Snapshot {
+  channels: RoutableChannel[];
+  /** group -> public model id -> enabled channels, highest priority first */
+  serving: Map<string, Map<string, RoutableChannel[]>>;
+  prices: Map<string, PriceRecord>;
+  groupRatios: Map<string, number>;
+}
+
+/**
+ * Channels, prices and group ratios held in memory for the hot path, rebuilt whenever
+ * the management API changes one of them.
+ */
+export class RoutingCatalog {
+  private snapshot: Snapshot = {
+    channels: [],
+    serving: new Map(),
+    prices: new Map(),
+    groupRatios: new Map(),
+  };
+  private reloading: Promise<void> | undefined;
+
+  private constructor(
+    private readonly repositories: {
+      channels: ChannelsRepository;
+      prices: PricesRepository;
+      groups: GroupsRepository;
+    },
+  ) {}
+
+  static async load(options: {
+    repositories: { channels: ChannelsRepository; prices: PricesRepository; groups: GroupsRepository };
+    changes: ChangeFeed;
+  }): Promise<RoutingCatalog> {
+    const catalog = new RoutingCatalog(options.repositories);
+    await catalog.reload();
+    options.changes.subscribe((topic) => {
+      if (topic === 'channels' || topic === 'prices' || topic === 'groups') void catalog.reload();
+    });
+    return catalog;
+  }
+
+  /** Resolves once every change announced so far is visible. */
+  async reload(): Promise<void> {
+    const previous = this.reloading;
+    const next = (async () => {
+      await previous?.catch(() => undefined);
+      const [channels, prices, groups] = await Promise.all([
+        this.repositories.channels.all(),
+        this.repositories.prices.all(),
+        this.repositories.groups.all(),
+      ]);
+      this.snapshot = buildSnapshot(channels, prices, groups);
+    })();
+    this.reloading = next;
+    await next;
+  }
+
+  /** Enabled channels of the group serving the model, highest priority first. */
+  channelsServing(model: string, group: string): readonly RoutableChannel[] {
+    return this.snapshot.serving.get(group)?.get(model) ?? [];
+  }
+
+  modelsOfGroup(group: string): ReadonlyMap<string, RoutableChannel[]> {
+    return this.snapshot.serving.get(group) ?? new Map();
+  }
+
+  price(model: string): PriceRecord | undefined {
+    return this.snapshot.prices.get(model);
+  }
+
+  groupRatio(group: string): number {
+    return this.snapshot.groupRatios.get(group) ?? 1;
+  }
+
+  channel(id: number): RoutableChannel | undefined {
+    return this.snapshot.channels.find((channel) => channel.id === id);
+  }
+}
+
+function buildSnapshot(
+  channels: ChannelRecord[],
+  prices: PriceRecord[],
+  groups: { name: string; ratio: number }[],
+): Snapshot {
+  const routable = channels.map((channel) => ({
+    ...channel,
+    endpointTypes:
+      (channel.endpoints as EndpointType[] | null) ?? findProvider(channel.type)?.endpointTypes ?? [],
+  }));
+  const serving = new Map<string, Map<string, RoutableChannel[]>>();
+  for (const channel of routable) {
+    if (channel.status !== 'enabled') continue;
+    for (const group of channel.groups) {
+      let models = serving.get(group);
+      if (!models) serving.set(group, (models = new Map()));
+      for (const model of channel.models) {
+        const list = models.get(model);
+        if (list) list.push(channel);
+        else models.set(model, [channel]);
+      }
+    }
+  }
+  for (const models of serving.values()) {
+    for (const list of models.values()) list.sort((a, b) => b.priority - a.priority || a.id - b.id);
+  }
+  return {
+    channels: routable,
+    serving,
+    prices: new Map(prices.map((price) => [price.model, price])),
+    groupRatios: new Map(groups.map((group) => [group.name, group.ratio])),
+  };
+}
