@@ -25,7 +25,7 @@ export class LiveSettings {
     const settings = new LiveSettings(options.repository, options.fromEnvironment);
     await settings.reload();
     options.changes.subscribe((topic) => {
-      if (topic === 'settings') void settings.reload();
+      if (topic === 'settings') return settings.reload();
     });
     return settings;
   }

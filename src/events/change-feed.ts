@@ -5,7 +5,8 @@
  */
 export type ChangeTopic = 'users' | 'keys' | 'channels' | 'prices' | 'groups' | 'settings';
 
-export type ChangeListener = (topic: ChangeTopic) => void;
+/** Listeners may reload asynchronously; `publish` resolves once every local listener has finished. */
+export type ChangeListener = (topic: ChangeTopic) => void | Promise<void>;
 
 export interface ChangeFeed {
   publish(topic: ChangeTopic): Promise<void>;
@@ -17,7 +18,7 @@ export class LocalChangeFeed implements ChangeFeed {
   private readonly listeners: ChangeListener[] = [];
 
   async publish(topic: ChangeTopic): Promise<void> {
-    this.deliver(topic);
+    await this.deliver(topic);
   }
 
   subscribe(listener: ChangeListener): void {
@@ -25,8 +26,8 @@ export class LocalChangeFeed implements ChangeFeed {
   }
 
   /** Runs every listener for a change, whether it was made here or announced by another instance. */
-  deliver(topic: ChangeTopic): void {
-    for (const listener of this.listeners) listener(topic);
+  async deliver(topic: ChangeTopic): Promise<void> {
+    await Promise.all(this.listeners.map((listener) => listener(topic)));
   }
 
   async close(): Promise<void> {

@@ -45,7 +45,7 @@ export class RoutingCatalog {
     const catalog = new RoutingCatalog(options.repositories);
     await catalog.reload();
     options.changes.subscribe((topic) => {
-      if (topic === 'channels' || topic === 'prices' || topic === 'groups') void catalog.reload();
+      if (topic === 'channels' || topic === 'prices' || topic === 'groups') return catalog.reload();
     });
     return catalog;
   }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -18,12 +18,14 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** Folder of the SQLite file; `:memory:` keeps everything in memory. */
   dataDir: string;
+  /** PostgreSQL schema to work in (created if missing); lets test runs share one database. */
+  postgresSchema?: string;
 }
 
 const POSTGRES_INT8_OID = 20;
 
 export function openStore(options: StoreOptions): Store {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.postgresSchema);
   return openSqlite(options.dataDir);
 }
 
@@ -42,10 +44,12 @@ function openSqlite(dataDir: string): Store {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-function openPostgres(connectionString: string): Store {
+function openPostgres(connectionString: string, schema: string | undefined): Store {
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    ...(schema && { options: `-c search_path=${schema}` }),
     // int8 (BIGINT, COUNT) arrives as text by default; our amounts stay within 2^53.
     types: {
       getTypeParser: (oid: number, format?: string) =>
@@ -54,6 +58,15 @@ function openPostgres(connectionString: string): Store {
           : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: schema
+        ? async (connection) => {
+            await connection.executeQuery(CompiledQuery.raw(`create schema if not exists "${schema}"`));
+          }
+        : undefined,
+    }),
+  });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
