@@ -22,7 +22,11 @@ export interface Gateway {
 
 /** Opens the store, migrates it, loads the caches and builds the HTTP app (not yet listening). */
 export async function createGateway(environment: Environment, logger: Logger): Promise<Gateway> {
-  const store = openStore({ databaseUrl: environment.databaseUrl, dataDir: environment.dataDir });
+  const store = openStore({
+    databaseUrl: environment.databaseUrl,
+    dataDir: environment.dataDir,
+    postgresSchema: environment.databaseSchema,
+  });
   try {
     await migrateToLatest(store);
     const repositories = createRepositories(store);

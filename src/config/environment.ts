@@ -12,6 +12,8 @@ export interface Environment {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema for the gateway's tables; the connection's default when unset. */
+  databaseSchema: string | undefined;
   redisUrl: string | undefined;
   adminToken: string | undefined;
   logLevel: string;
@@ -25,6 +27,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     host: env.HOST || '0.0.0.0',
     dataDir: env.GATEWAY_DATA_DIR || './data',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
     redisUrl: env.REDIS_URL || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     logLevel: env.GATEWAY_LOG_LEVEL || 'info',
