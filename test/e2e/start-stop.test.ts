@@ -1,0 +1,90 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let dataDir: string;
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  origin: string;
+  lines: string[];
+}
+
+/** Starts the built gateway the way `npm start` does and waits for its ready line. */
+async function startBuiltGateway(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, ...env },
+  });
+  const lines: string[] = [];
+  const origin = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      for (const line of parts) {
+        lines.push(line);
+        const ready = /gateway ready on (http:\/\/[^"\s]+)/.exec(line);
+        if (ready?.[1]) resolve(ready[1]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}: ${lines.join('\n')}`)));
+    setTimeout(() => reject(new Error(`gateway not ready: ${lines.join('\n')}`)), 15_000);
+  });
+  return { child, origin, lines };
+}
+
+function stop(started: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    started.child.on('exit', (code) => resolve(code));
+    started.child.kill('SIGTERM');
+  });
+}
+
+beforeAll(() => {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
+  dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-start-'));
+}, 120_000);
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('first start prints a generated admin token once, serves, and stops cleanly on SIGTERM', async () => {
+  const first = await startBuiltGateway({});
+  const tokenLines = first.lines.filter((line) => line.includes('admin token'));
+  expect(tokenLines).toHaveLength(1);
+  const token = /: (gw-admin-\S+)$/.exec(tokenLines[0] ?? '')?.[1];
+  expect(token).toBeDefined();
+  expect(first.lines.filter((line) => line.includes('gateway ready on'))).toHaveLength(1);
+
+  const page = await fetch(`${first.origin}/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('x-gateway-request-id')).toMatch(/^[0-9a-f]{32}$/);
+  const settings = await fetch(`${first.origin}/api/settings`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(settings.status).toBe(200);
+  expect(await stop(first)).toBe(0);
+
+  const second = await startBuiltGateway({});
+  expect(second.lines.some((line) => line.includes('admin token'))).toBe(false);
+  const again = await fetch(`${second.origin}/api/settings`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(again.status).toBe(200);
+  const wrong = await fetch(`${second.origin}/api/settings`, { headers: { authorization: 'Bearer nope' } });
+  expect(wrong.status).toBe(401);
+  expect(await stop(second)).toBe(0);
+}, 60_000);
+
+test('GATEWAY_ADMIN_TOKEN replaces the stored token and is never printed', async () => {
+  const started = await startBuiltGateway({ GATEWAY_ADMIN_TOKEN: 'env-token-123' });
+  expect(started.lines.join('\n')).not.toContain('env-token-123');
+  const response = await fetch(`${started.origin}/api/settings`, {
+    headers: { authorization: 'Bearer env-token-123' },
+  });
+  expect(response.status).toBe(200);
+  expect(await stop(started)).toBe(0);
+}, 60_000);

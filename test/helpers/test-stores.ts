@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { openStore, type Store } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+
+export interface StoreVariant {
+  name: 'sqlite' | 'postgres';
+  /** A migrated, empty store of its own; `close` removes what it created. */
+  open(): Promise<Store>;
+}
+
+/** A fresh PostgreSQL schema name, so test files can share the `test` database. */
+export function uniqueSchemaName(): string {
+  return `test_${randomBytes(6).toString('hex')}`;
+}
+
+/** SQLite always; PostgreSQL too when `DATABASE_URL` is set (CI sets it). */
+export function storeVariants(): StoreVariant[] {
+  const variants: StoreVariant[] = [
+    {
+      name: 'sqlite',
+      async open() {
+        const store = openStore({ dataDir: ':memory:' });
+        await migrateToLatest(store);
+        return store;
+      },
+    },
+  ];
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    variants.push({
+      name: 'postgres',
+      async open() {
+        const schema = uniqueSchemaName();
+        const store = openStore({ dataDir: ':memory:', databaseUrl, postgresSchema: schema });
+        await migrateToLatest(store);
+        return {
+          ...store,
+          async close() {
+            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+            await store.close();
+          },
+        };
+      },
+    });
+  }
+  return variants;
+}
