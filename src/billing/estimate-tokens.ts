@@ -1,0 +1,12 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+
+/** Text beyond this many characters is extrapolated from the tokenized part, to bound CPU per request. */
+const EXACT_PREFIX_CHARS = 32_768;
+
+/** Token count of a text with a real tokenizer (o200k); long texts are measured on a prefix and scaled. */
+export function estimateTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  if (text.length <= EXACT_PREFIX_CHARS) return countTokens(text);
+  const prefixTokens = countTokens(text.slice(0, EXACT_PREFIX_CHARS));
+  return Math.ceil((prefixTokens * text.length) / EXACT_PREFIX_CHARS);
+}

@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { BalanceLedger } from '../../src/billing/balance-ledger.js';
+import { GatewayError } from '../../src/errors/gateway-error.js';
+import type { Store } from '../../src/store/database.js';
+import { createRepositories, type Repositories } from '../../src/store/repositories.js';
+import { storeVariants } from '../helpers/test-stores.js';
+
+describe.each(storeVariants())('balance ledger on $name', (variant) => {
+  let store: Store;
+  let repositories: Repositories;
+  let ledger: BalanceLedger;
+
+  beforeEach(async () => {
+    store = await variant.open();
+    repositories = createRepositories(store);
+    ledger = new BalanceLedger(store.db);
+  });
+  afterEach(async () => store.close());
+
+  async function seed(balance: number, quota: number | null) {
+    const user = await repositories.users.create({
+      username: `u${Math.random()}`,
+      passwordHash: null,
+      role: 'user',
+      group: 'default',
+      balance,
+      language: null,
+      status: 'enabled',
+    });
+    const key = await repositories.keys.create({
+      userId: user.id,
+      name: '',
+      keyHash: `${Math.random()}`,
+      keyHint: '',
+      status: 'enabled',
+      expiresAt: null,
+      unlimitedQuota: quota === null,
+      quota: quota ?? 0,
+      modelLimits: null,
+      ipAllowList: null,
+      group: null,
+      rpm: null,
+      tpm: null,
+    });
+    return {
+      user,
+      key,
+      request: (amount: number) => ({ userId: user.id, keyId: key.id, keyCapped: quota !== null, amount }),
+    };
+  }
+
+  async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+
+  test('errors in the order of the billing rules, with amounts to six decimals', async () => {
+    const broke = await seed(0, null);
+    const exhausted = await rejection(ledger.reserve(broke.request(1)));
+    expect(exhausted.code).toBe('insufficient_user_quota');
+    expect(exhausted.localizedMessage('en')).toBe('用户额度不足, 剩余额度: $0.000000');
+
+    const poor = await seed(1_500_000, 10_000_000_000);
+    const below = await rejection(ledger.reserve(poor.request(2_000_000)));
+    expect(below.code).toBe('insufficient_user_quota');
+    expect(below.localizedMessage('en')).toBe(
+      '预扣费额度失败, 用户剩余额度: $0.001500, 需要预扣费额度: $0.002000',
+    );
+
+    const capped = await seed(10_000_000_000, 1_000_000);
+    const keyShort = await rejection(ledger.reserve(capped.request(2_000_000)));
+    expect(keyShort.code).toBe('pre_consume_token_quota_failed');
+    expect(keyShort.status).toBe(403);
+    expect(keyShort.localizedMessage('en')).toBe(
+      'token quota is not enough, token remain quota: $0.001000, need quota: $0.002000',
+    );
+    // the user's balance was given back when the key's quota refused
+    expect((await repositories.users.find(capped.user.id))?.balance).toBe(10_000_000_000);
+  });
+
+  test('settle charges the real cost once and returns the rest', async () => {
+    const { user, key, request } = await seed(1_000_000, 800_000);
+    const reservation = await ledger.reserve(request(500_000));
+    expect((await repositories.users.find(user.id))?.balance).toBe(500_000);
+    expect((await repositories.keys.find(key.id))?.quota).toBe(300_000);
+    await ledger.settle(reservation, 120_000);
+    await ledger.settle(reservation, 120_000);
+    await ledger.release(reservation);
+    expect(await repositories.users.find(user.id)).toMatchObject({ balance: 880_000, used: 120_000 });
+    expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 680_000, usedQuota: 120_000 });
+  });
+
+  test('release gives everything back once', async () => {
+    const { user, key, request } = await seed(1_000_000, 800_000);
+    const reservation = await ledger.reserve(request(500_000));
+    await ledger.release(reservation);
+    await ledger.release(reservation);
+    await ledger.settle(reservation, 10);
+    expect(await repositories.users.find(user.id)).toMatchObject({ balance: 1_000_000, used: 0 });
+    expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 800_000, usedQuota: 0 });
+  });
+
+  test('unlimited keys only count usage', async () => {
+    const { key, request } = await seed(1_000_000, null);
+    await ledger.settle(await ledger.reserve(request(400_000)), 250_000);
+    expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 0, usedQuota: 250_000 });
+  });
+
+  test('concurrent reservations never take more than the balance or the cap', async () => {
+    const balanceBound = await seed(1_000_000, null);
+    const byBalance = await Promise.allSettled(
+      Array.from({ length: 50 }, () => ledger.reserve(balanceBound.request(30_000))),
+    );
+    expect(byBalance.filter((result) => result.status === 'fulfilled')).toHaveLength(33);
+    expect((await repositories.users.find(balanceBound.user.id))?.balance).toBe(10_000);
+
+    const capBound = await seed(100_000_000, 100_000);
+    const byCap = await Promise.allSettled(
+      Array.from({ length: 30 }, () => ledger.reserve(capBound.request(7_000))),
+    );
+    expect(byCap.filter((result) => result.status === 'fulfilled')).toHaveLength(14);
+    expect((await repositories.keys.find(capBound.key.id))?.quota).toBe(2_000);
+    expect((await repositories.users.find(capBound.user.id))?.balance).toBe(100_000_000 - 14 * 7_000);
+  });
+});
