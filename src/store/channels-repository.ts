@@ -70,6 +70,22 @@ export class ChannelsRepository {
     return row && toChannel(row);
   }
 
+  /** Changes the status only when it still is `from`, so concurrent changes are never overwritten. */
+  async transitionStatus(
+    id: number,
+    from: ChannelStatus,
+    to: ChannelStatus,
+  ): Promise<ChannelRecord | undefined> {
+    const row = await this.db
+      .updateTable('channels')
+      .set({ status: to })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toChannel(row);
+  }
+
   async delete(id: number): Promise<ChannelRecord | undefined> {
     const row = await this.db.deleteFrom('channels').where('id', '=', id).returningAll().executeTakeFirst();
     return row && toChannel(row);
