@@ -4,6 +4,7 @@ import { PrincipalCache } from './auth/principal-cache.js';
 import type { Environment } from './config/environment.js';
 import { LiveSettings } from './config/live-settings.js';
 import { LocalChangeFeed } from './events/change-feed.js';
+import { RedisChangeFeed } from './events/redis-change-feed.js';
 import { buildApp } from './http/build-app.js';
 import type { Logger } from './observability/logger.js';
 import { RoutingCatalog } from './routing/routing-catalog.js';
@@ -30,7 +31,7 @@ export async function createGateway(environment: Environment, logger: Logger): P
   try {
     await migrateToLatest(store);
     const repositories = createRepositories(store);
-    const changes = new LocalChangeFeed();
+    const changes = environment.redisUrl ? await RedisChangeFeed.connect(environment.redisUrl) : new LocalChangeFeed();
     const settings = await LiveSettings.load({
       repository: repositories.settings,
       fromEnvironment: environment.settings,

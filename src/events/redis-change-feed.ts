@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { LocalChangeFeed, type ChangeFeed, type ChangeListener, type ChangeTopic } from './change-feed.js';
+
+const CHANNEL = 'gateway:changes';
+const topics = new Set<ChangeTopic>(['users', 'keys', 'channels', 'prices', 'groups', 'settings']);
+
+/**
+ * Change notices shared by every instance on one Redis: a change made here reaches the local caches
+ * before `publish` resolves, and the other instances' caches moments later through pub/sub.
+ */
+export class RedisChangeFeed implements ChangeFeed {
+  private readonly local = new LocalChangeFeed();
+  private readonly instanceId = randomUUID();
+
+  private constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+  ) {}
+
+  static async connect(url: string): Promise<RedisChangeFeed> {
+    const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
+    const subscriber = new Redis(url);
+    const feed = new RedisChangeFeed(publisher, subscriber);
+    subscriber.on('message', (_channel: string, message: string) => feed.receive(message));
+    await subscriber.subscribe(CHANNEL);
+    return feed;
+  }
+
+  async publish(topic: ChangeTopic): Promise<void> {
+    await this.local.deliver(topic);
+    await this.publisher.publish(CHANNEL, JSON.stringify({ topic, origin: this.instanceId }));
+  }
+
+  subscribe(listener: ChangeListener): void {
+    this.local.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+    this.subscriber.disconnect();
+    await this.publisher.quit();
+  }
+
+  private receive(message: string): void {
+    let notice: { topic?: unknown; origin?: unknown };
+    try {
+      notice = JSON.parse(message) as typeof notice;
+    } catch {
+      return;
+    }
+    if (notice.origin === this.instanceId || !topics.has(notice.topic as ChangeTopic)) return;
+    void this.local.deliver(notice.topic as ChangeTopic);
+  }
+}
