@@ -6,6 +6,16 @@ import { LiveSettings } from './config/live-settings.js';
 import { LocalChangeFeed } from './events/change-feed.js';
 import { RedisChangeFeed } from './events/redis-change-feed.js';
 import { buildApp } from './http/build-app.js';
+import { BalanceLedger } from './billing/balance-ledger.js';
+import { UsageWriter } from './billing/usage-writer.js';
+import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
+import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
+import { sharedKeyRotation } from './providers/key-rotation.js';
+import { probeChannel } from './providers/probe-channel.js';
+import { upstreamDispatcher } from './providers/upstream-dispatcher.js';
+import { RelayTracker } from './relay/relay-tracker.js';
+import { ChannelHealth } from './routing/channel-health.js';
+import { shutDown } from './shut-down.js';
 import type { Logger } from './observability/logger.js';
 import { RoutingCatalog } from './routing/routing-catalog.js';
 import type { GatewayServices } from './services.js';
@@ -18,7 +28,8 @@ export interface Gateway {
   services: GatewayServices;
   /** The admin token generated on this first start, to be shown once. */
   generatedAdminToken: string | undefined;
-  close(): Promise<void>;
+  /** Stops accepting, lets open requests finish within the grace period, then writes what is pending. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Opens the store, migrates it, loads the caches and builds the HTTP app (not yet listening). */
@@ -31,7 +42,9 @@ export async function createGateway(environment: Environment, logger: Logger): P
   try {
     await migrateToLatest(store);
     const repositories = createRepositories(store);
-    const changes = environment.redisUrl ? await RedisChangeFeed.connect(environment.redisUrl) : new LocalChangeFeed();
+    const changes = environment.redisUrl
+      ? await RedisChangeFeed.connect(environment.redisUrl)
+      : new LocalChangeFeed();
     const settings = await LiveSettings.load({
       repository: repositories.settings,
       fromEnvironment: environment.settings,
@@ -43,6 +56,19 @@ export async function createGateway(environment: Environment, logger: Logger): P
       systemState: repositories.systemState,
       environmentToken: environment.adminToken,
     });
+    const rateLimiter = environment.redisUrl
+      ? new RedisRateLimiter(environment.redisUrl)
+      : new MemoryRateLimiter();
+    const health = new ChannelHealth({
+      repository: repositories.channels,
+      changes,
+      failureThreshold: () => settings.get().channel_failure_threshold,
+      probeIntervalSeconds: () => settings.get().channel_probe_interval_s,
+      probe: async (channel) => (await probeChannel(channel, { timeoutMs: 10_000 })).ok,
+      onStatusChange: (channel, status) =>
+        logger.warn({ channelId: channel.id, status }, 'channel status changed'),
+    });
+    health.watch(await repositories.channels.all());
     const services: GatewayServices = {
       store,
       repositories,
@@ -51,6 +77,14 @@ export async function createGateway(environment: Environment, logger: Logger): P
       principals,
       catalog,
       adminAuth: authenticator,
+      ledger: new BalanceLedger(store.db),
+      usageWriter: new UsageWriter(repositories.usageLogs, logger),
+      rateLimiter,
+      health,
+      keyRotation: sharedKeyRotation,
+      dispatcher: upstreamDispatcher,
+      tracker: new RelayTracker(),
+      logger,
     };
     const app = buildApp({
       services,
@@ -61,11 +95,7 @@ export async function createGateway(environment: Environment, logger: Logger): P
       app,
       services,
       generatedAdminToken: generatedToken,
-      async close() {
-        await app.close();
-        await changes.close();
-        await store.close();
-      },
+      close: (graceMs = environment.shutdownGraceMs) => shutDown(services, app, graceMs),
     };
   } catch (error) {
     await store.close();

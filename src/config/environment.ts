@@ -17,6 +17,8 @@ export interface Environment {
   redisUrl: string | undefined;
   adminToken: string | undefined;
   logLevel: string;
+  /** How long open requests may take to finish on SIGTERM (`GATEWAY_SHUTDOWN_GRACE_S`). */
+  shutdownGraceMs: number;
   /** Settings given through `GATEWAY_<NAME>` variables; stored settings changed through the API win over them. */
   settings: Partial<Settings>;
 }
@@ -31,8 +33,17 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     redisUrl: env.REDIS_URL || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     logLevel: env.GATEWAY_LOG_LEVEL || 'info',
+    shutdownGraceMs: parseSeconds(env.GATEWAY_SHUTDOWN_GRACE_S, 30, 'GATEWAY_SHUTDOWN_GRACE_S') * 1000,
     settings: readSettingVariables(env),
   };
+}
+
+function parseSeconds(value: string | undefined, fallback: number, name: string): number {
+  if (!value) return fallback;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error(`${name} must be a number of seconds, got "${value}"`);
+  return seconds;
 }
 
 function parsePort(value: string | undefined): number {

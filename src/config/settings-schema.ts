@@ -11,6 +11,8 @@ export const settingsSchema = z
     trusted_proxies: z.array(z.string().refine(isCidrOrAddress, 'must be an IP address or CIDR range')),
     retry_times: z.number().int().min(0).max(10),
     image_fetch_allow_private: z.boolean(),
+    channel_failure_threshold: z.number().int().min(1).max(1000),
+    channel_probe_interval_s: z.number().int().min(1).max(86_400),
   })
   .strict();
 
@@ -25,6 +27,8 @@ export const defaultSettings: Settings = {
   trusted_proxies: [],
   retry_times: 2,
   image_fetch_allow_private: false,
+  channel_failure_threshold: 5,
+  channel_probe_interval_s: 30,
 };
 
 export const settingNames = Object.keys(defaultSettings) as SettingName[];

@@ -13,6 +13,11 @@ export interface CatalogueEntry {
   code: string;
   type?: string;
   retryable?: boolean;
+  /**
+   * Raised while choosing the model's channel: rendered in the family A shape even where the
+   * endpoint's own shape applies by then, as `/v1/messages` does (client-api section 7).
+   */
+  selection?: boolean;
   en: Text;
   'zh-CN': Text;
 }
@@ -107,6 +112,7 @@ export const catalogue = {
     status: 503,
     code: 'model_not_found',
     retryable: true,
+    selection: true,
     en: (p) => `No available channel for model ${p.model} under group ${p.group} (distributor)`,
     'zh-CN': (p) => `分组 ${p.group} 下模型 ${p.model} 无可用渠道(distributor)`,
   },
@@ -146,6 +152,25 @@ export const catalogue = {
     code: 'not_found',
     en: (p) => `${p.resource} ${p.id} not found`,
     'zh-CN': (p) => `未找到 ${p.resource} ${p.id}`,
+  },
+  upstream_unreachable: {
+    status: 502,
+    code: 'upstream_error',
+    retryable: true,
+    en: (p) => `upstream request failed: ${p.detail}`,
+    'zh-CN': (p) => `上游请求失败: ${p.detail}`,
+  },
+  stream_idle_timeout: {
+    status: 504,
+    code: 'stream_idle_timeout',
+    en: (p) => `the upstream sent nothing for ${p.seconds} seconds; the stream was ended`,
+    'zh-CN': (p) => `上游 ${p.seconds} 秒未发送数据, 流已结束`,
+  },
+  upstream_stream_broken: {
+    status: 502,
+    code: 'upstream_error',
+    en: (p) => `the upstream stream broke off: ${p.detail}`,
+    'zh-CN': (p) => `上游流中断: ${p.detail}`,
   },
   internal_error: {
     status: 500,

@@ -9,6 +9,8 @@ export class GatewayError extends Error {
   readonly code: string;
   readonly type: string;
   readonly retryable: boolean;
+  /** Family A shape on every endpoint: see `CatalogueEntry.selection`. */
+  readonly selection: boolean;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -23,6 +25,7 @@ export class GatewayError extends Error {
     this.code = entry.code;
     this.type = 'type' in entry ? entry.type : 'gateway_api_error';
     this.retryable = 'retryable' in entry ? entry.retryable : false;
+    this.selection = 'selection' in entry ? entry.selection : false;
     this.headers = options.headers ?? {};
     this.param = options.param ?? '';
   }

@@ -1,14 +1,101 @@
+import { request, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../store/channels-repository.js';
+import { describeTransportError } from './describe-transport-error.js';
+import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
+import { mapUpstreamModel } from './map-upstream-model.js';
+import { probeRequestBody } from './probe-request-body.js';
+import { readBodyText } from './read-body-text.js';
+import { readUpstreamErrorMessage } from './read-upstream-error-message.js';
+import { findProvider } from './registry.js';
+import { resolveUpstreamTarget } from './upstream-target.js';
+import { upstreamDispatcher } from './upstream-dispatcher.js';
 
 export interface ProbeResult {
   ok: boolean;
   latencyMs: number;
+  /** Short readable cause when not ok; never contains one of the channel's keys. */
   error: string | null;
 }
 
-/** Sends a one-token request to the channel's upstream (admin-api: `POST /api/channels/{id}/test`). */
-export async function probeChannel(channel: ChannelRecord, options: { timeoutMs: number }): Promise<ProbeResult> {
-  void channel;
-  void options;
-  throw new Error('not implemented');
+export interface ProbeOptions {
+  /** Whole request, connect to last body byte. */
+  timeoutMs: number;
+  /** Defaults to the process-wide rotation, so repeated tests go through every key. */
+  keyRotation?: KeyRotation;
+  /** Defaults to the shared upstream dispatcher. */
+  dispatcher?: Dispatcher;
+}
+
+const maxBodyBytes = 64 * 1024;
+
+/**
+ * Sends a one-token request to the channel's first model (admin-api: `POST /api/channels/{id}/test`).
+ * Upstream failures, timeouts included, are reported in the result, never thrown.
+ */
+export async function probeChannel(channel: ChannelRecord, options: ProbeOptions): Promise<ProbeResult> {
+  const started = performance.now();
+  const finish = (error: string | null): ProbeResult => ({
+    ok: error === null,
+    latencyMs: Math.round(performance.now() - started),
+    error: error === null ? null : redactKeys(error, channel.keys),
+  });
+
+  const provider = findProvider(channel.type);
+  if (!provider) return finish(`unknown channel type "${channel.type}"`);
+  const publicModel = channel.models[0];
+  if (publicModel === undefined) return finish('channel has no models');
+  const key = (options.keyRotation ?? sharedKeyRotation).next(channel);
+  if (key === undefined) return finish('channel has no keys');
+  const model = mapUpstreamModel(channel, publicModel);
+  const endpoint = provider.probeEndpoint;
+  const body = probeRequestBody(endpoint, model);
+  const target = resolveUpstreamTarget({ provider, channel, endpoint, model, stream: false, key });
+  if (!body || !target) return finish(`channel type "${channel.type}" cannot be tested`);
+  if (!isHttpUrl(target.url)) return finish(`invalid base_url: ${target.url}`);
+
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const response = await request(target.url, {
+      method: 'POST',
+      headers: target.headers,
+      body: JSON.stringify(body),
+      dispatcher: options.dispatcher ?? upstreamDispatcher(),
+      signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+    const text = await readBodyText(response.body, maxBodyBytes);
+    const status = response.statusCode;
+    if (status >= 200 && status < 300)
+      return finish(isJson(text) ? null : `HTTP ${status}: reply is not JSON`);
+    const message = readUpstreamErrorMessage(text);
+    return finish(message ? `HTTP ${status}: ${message}` : `HTTP ${status}`);
+  } catch (error) {
+    return finish(signal.aborted ? `timed out after ${options.timeoutMs} ms` : describeTransportError(error));
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Upstreams sometimes echo the key they were sent; the admin only ever sees a mask. */
+function redactKeys(text: string, keys: readonly string[]): string {
+  let redacted = text;
+  for (const key of keys) if (key) redacted = redacted.split(key).join('***');
+  return redacted;
 }

@@ -1,23 +1,12 @@
-import type { EndpointType } from '../routing/endpoint-type.js';
+import { anthropicProvider } from './anthropic.js';
+import { geminiProvider } from './gemini.js';
+import { openaiProvider } from './openai.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
 
-/** What the gateway knows of one upstream type. The only list to edit when adding a provider. */
-export interface ProviderDescriptor {
-  type: string;
-  /** The vendor's public origin, used when a channel sets no `base_url`. */
-  defaultBaseUrl: string;
-  /** Endpoint types a channel of this type serves unless its `endpoints` field says otherwise (admin-api section 4). */
-  endpointTypes: readonly EndpointType[];
-}
+export type { ProviderDescriptor } from './provider-descriptor.js';
 
-const providers: readonly ProviderDescriptor[] = [
-  { type: 'openai', defaultBaseUrl: 'https://api.openai.com', endpointTypes: ['openai', 'openai-response'] },
-  { type: 'anthropic', defaultBaseUrl: 'https://api.anthropic.com', endpointTypes: ['anthropic', 'openai'] },
-  {
-    type: 'gemini',
-    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
-    endpointTypes: ['gemini', 'openai'],
-  },
-];
+/** The only list to edit when adding a provider. */
+const providers: readonly ProviderDescriptor[] = [openaiProvider, anthropicProvider, geminiProvider];
 
 const byType = new Map(providers.map((provider) => [provider.type, provider]));
 

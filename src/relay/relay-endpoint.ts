@@ -1,4 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { openAIChatPassthrough } from '../protocols/openai-chat/passthrough.js';
+import type { PassthroughCodec } from '../protocols/passthrough-codec.js';
+import { openAIResponsesPassthrough } from '../protocols/openai-responses/passthrough.js';
 import type { ErrorShape } from '../http/request-context.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 
@@ -14,6 +17,8 @@ export interface RelayEndpoint {
   serves(channel: RoutableChannel): boolean;
   /** Endpoint-specific body rules that need no upstream. */
   validateBody(body: Record<string, unknown>): void;
+  /** How a request of this endpoint passes through to an upstream of the same protocol, if it can. */
+  passthrough?: PassthroughCodec | undefined;
 }
 
 const anyChannel = () => true;
@@ -42,8 +47,11 @@ function checkImageCount(body: Record<string, unknown>): void {
 }
 
 export const relayEndpoints = {
-  chatCompletions: endpoint('chat-completions', { requiredField: 'messages' }),
-  responses: endpoint('responses'),
+  chatCompletions: endpoint('chat-completions', {
+    requiredField: 'messages',
+    passthrough: openAIChatPassthrough,
+  }),
+  responses: endpoint('responses', { passthrough: openAIResponsesPassthrough }),
   responsesCompact: endpoint('responses-compact', { serves: declaring('openai-response-compact') }),
   alphaSearch: endpoint('alpha-search', { serves: declaring('openai-alpha-search') }),
   imageGenerations: endpoint('image-generations', { validateBody: checkImageCount }),

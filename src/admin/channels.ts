@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { probeChannel } from '../providers/probe-channel.js';
+import type { GatewayServices } from '../services.js';
+import type { ChannelChanges } from '../store/channels-repository.js';
+import { notFound } from './admin-error.js';
+import { CHANNEL_READ_ONLY_FIELDS, createChannelSchema, updateChannelSchema } from './channel-schemas.js';
+import { parseBody } from './parse-body.js';
+import { parseIdParam } from './parse-id-param.js';
+import { parseListQuery } from './parse-query.js';
+import { serializeChannel } from './serialize-channel.js';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+type ChannelBody = z.output<typeof updateChannelSchema>;
+
+/** `/api/channels` (admin-api section 2, Channels). */
+export function registerChannelRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const channels = services.repositories.channels;
+  const findChannel = async (params: unknown) => {
+    const id = parseIdParam(params, 'channel');
+    const channel = await channels.find(id);
+    if (!channel) throw notFound('channel', id);
+    return channel;
+  };
+
+  app.get('/channels', async (request) => {
+    const rows = await channels.list(parseListQuery(request.query));
+    return { data: rows.map(serializeChannel) };
+  });
+
+  app.get('/channels/:id', async (request) => serializeChannel(await findChannel(request.params)));
+
+  app.post('/channels', async (request, reply) => {
+    const body = parseBody(request.body, createChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
+    const { name, type, keys, models, groups, priority, weight, endpoints, status } = body;
+    const channel = await channels.create({
+      name,
+      type,
+      baseUrl: body.base_url,
+      keys,
+      models,
+      modelMapping: body.model_mapping,
+      groups,
+      priority,
+      weight,
+      endpoints,
+      status,
+    });
+    await services.changes.publish('channels');
+    return reply.code(201).send(serializeChannel(channel));
+  });
+
+  app.patch('/channels/:id', async (request) => {
+    const id = (await findChannel(request.params)).id;
+    const body = parseBody(request.body, updateChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
+    const channel = await channels.update(id, toChannelChanges(body));
+    if (!channel) throw notFound('channel', id);
+    await services.changes.publish('channels');
+    return serializeChannel(channel);
+  });
+
+  app.delete('/channels/:id', async (request) => {
+    const id = parseIdParam(request.params, 'channel');
+    const channel = await channels.delete(id);
+    if (!channel) throw notFound('channel', id);
+    await services.changes.publish('channels');
+    return serializeChannel(channel);
+  });
+
+  app.post('/channels/:id/test', async (request) => {
+    const channel = await findChannel(request.params);
+    const result = await probeChannel(channel, { timeoutMs: PROBE_TIMEOUT_MS });
+    return { ok: result.ok, latency_ms: result.latencyMs, error: result.error };
+  });
+}
+
+function toChannelChanges(body: ChannelBody): ChannelChanges {
+  const { name, type, keys, models, groups, priority, weight, endpoints, status } = body;
+  return {
+    name,
+    type,
+    baseUrl: body.base_url,
+    keys,
+    models,
+    modelMapping: body.model_mapping,
+    groups,
+    priority,
+    weight,
+    endpoints,
+    status,
+  };
+}

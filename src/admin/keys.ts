@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { hashKey } from '../auth/hash-key.js';
+import { generateKey, maskKey, stripKeyPrefix } from '../auth/key-format.js';
+import type { GatewayServices } from '../services.js';
+import { invalidField, notFound } from './admin-error.js';
+import { createKeySchema, KEY_READ_ONLY_FIELDS, updateKeySchema } from './key-schemas.js';
+import { parseBody } from './parse-body.js';
+import { parseIdParam } from './parse-id-param.js';
+import { parseListQuery, readIntegerParameter } from './parse-query.js';
+import { serializeKey } from './serialize-key.js';
+
+/** `/api/keys` (admin-api section 2, API keys). */
+export function registerKeyRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const { keys, users } = services.repositories;
+  const findKey = async (params: unknown) => {
+    const id = parseIdParam(params, 'key');
+    const key = await keys.find(id);
+    if (!key) throw notFound('key', id);
+    return key;
+  };
+
+  app.get('/keys', async (request) => {
+    const userId = readIntegerParameter(request.query, 'user_id', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const rows = await keys.list({ ...parseListQuery(request.query), userId });
+    return { data: rows.map((key) => serializeKey(key)) };
+  });
+
+  app.get('/keys/:id', async (request) => serializeKey(await findKey(request.params)));
+
+  app.post('/keys', async (request, reply) => {
+    const body = parseBody(request.body, createKeySchema, { readOnly: KEY_READ_ONLY_FIELDS });
+    if (!(await users.find(body.user_id)))
+      throw invalidField('user_id', `user ${body.user_id} does not exist`);
+    const fullKey = generateKey();
+    const key = await keys.create({
+      userId: body.user_id,
+      name: body.name,
+      keyHash: hashKey(stripKeyPrefix(fullKey)),
+      keyHint: maskKey(fullKey),
+      status: body.status,
+      expiresAt: body.expires_at,
+      unlimitedQuota: body.unlimited_quota,
+      quota: body.quota,
+      modelLimits: body.model_limits,
+      ipAllowList: body.ip_allow_list,
+      group: body.group,
+      rpm: body.rpm,
+      tpm: body.tpm,
+    });
+    // Unknown hashes are cached as misses, so even a brand-new key needs the cache emptied.
+    await services.changes.publish('keys');
+    return reply.code(201).send(serializeKey(key, fullKey));
+  });
+
+  app.patch('/keys/:id', async (request) => {
+    const id = (await findKey(request.params)).id;
+    const body = parseBody(request.body, updateKeySchema, {
+      readOnly: [...KEY_READ_ONLY_FIELDS, 'user_id'],
+    });
+    const key = await keys.update(id, {
+      name: body.name,
+      status: body.status,
+      expiresAt: body.expires_at,
+      unlimitedQuota: body.unlimited_quota,
+      quota: body.quota,
+      modelLimits: body.model_limits,
+      ipAllowList: body.ip_allow_list,
+      group: body.group,
+      rpm: body.rpm,
+      tpm: body.tpm,
+    });
+    if (!key) throw notFound('key', id);
+    await services.changes.publish('keys');
+    return serializeKey(key);
+  });
+
+  app.delete('/keys/:id', async (request) => {
+    const id = parseIdParam(request.params, 'key');
+    const key = await keys.delete(id);
+    if (!key) throw notFound('key', id);
+    await services.changes.publish('keys');
+    return serializeKey(key);
+  });
+}

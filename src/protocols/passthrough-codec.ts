@@ -1,0 +1,36 @@
+import type { Usage } from '../ir/usage.js';
+import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
+import type { SseEvent } from './sse/sse-event-reader.js';
+
+/** Reads usage and produced text from a passthrough stream's events as they go by. */
+export interface StreamTap {
+  /** Inspects one event; false means the client must not see it (the usage chunk it did not ask for). */
+  onEvent(event: SseEvent): boolean;
+  /** Usage the upstream reported so far, if any. */
+  usage(): Usage | undefined;
+  /** Text, reasoning and tool arguments produced so far, to estimate output the upstream never reported. */
+  producedText(): string;
+}
+
+export interface PreparedRequest {
+  body: Record<string, unknown>;
+  /** The gateway asked the upstream for usage the client did not ask for, so usage-only events are hidden. */
+  hideUsageEvents: boolean;
+}
+
+/**
+ * What the relay needs to pass a request through to an upstream of the same protocol: the
+ * declared patches to the body, and usage read on the side from the reply (DESIGN principle 3).
+ */
+export interface PassthroughCodec {
+  upstreamEndpoint: UpstreamEndpoint;
+  /** The model to route, output cap and stream flag, read from a client body of this protocol. */
+  isStream(body: Record<string, unknown>): boolean;
+  outputCap(body: Record<string, unknown>): number | undefined;
+  /** Applies only the declared patches: upstream model name, usage in streams. */
+  prepareRequest(body: Record<string, unknown>, options: { upstreamModel: string }): PreparedRequest;
+  usageFromReply(reply: unknown): Usage | undefined;
+  createStreamTap(options: { hideUsageEvents: boolean }): StreamTap;
+  /** A protocol-native stream error event, sent when the gateway has to end a stream itself. */
+  streamErrorEvent(options: { message: string; code: string }): string;
+}

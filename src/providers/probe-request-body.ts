@@ -1,0 +1,35 @@
+import type { UpstreamEndpoint } from './provider-descriptor.js';
+
+const prompt = 'hi';
+
+/** The smallest valid request for the channel test, in the upstream's own format; undefined: no probe there. */
+export function probeRequestBody(
+  endpoint: UpstreamEndpoint,
+  model: string,
+): Record<string, unknown> | undefined {
+  switch (endpoint) {
+    case 'openai-chat':
+      // https://platform.openai.com/docs/api-reference/chat/create
+      return { model, messages: [{ role: 'user', content: prompt }], max_tokens: 1 };
+    case 'openai-responses':
+      // https://platform.openai.com/docs/api-reference/responses/create (the minimum cap is 16)
+      return { model, input: prompt, max_output_tokens: 16 };
+    case 'anthropic-messages':
+      // https://docs.anthropic.com/en/api/messages
+      return { model, max_tokens: 1, messages: [{ role: 'user', content: prompt }] };
+    case 'gemini-generate-content':
+      // https://ai.google.dev/api/generate-content; the model is in the URL.
+      return {
+        contents: [{ role: 'user', parts: [{ text: prompt }] }],
+        generationConfig: { maxOutputTokens: 1 },
+      };
+    case 'openai-responses-compact':
+    case 'openai-alpha-search':
+    case 'openai-images':
+      return undefined;
+    default: {
+      const unknownEndpoint: never = endpoint;
+      return unknownEndpoint;
+    }
+  }
+}

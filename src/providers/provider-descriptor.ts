@@ -1,0 +1,52 @@
+import type { EndpointType } from '../routing/endpoint-type.js';
+
+/**
+ * A wire endpoint an upstream serves itself, named after the protocol folder that speaks it.
+ * Distinct from `EndpointType`: an anthropic channel serves clients of chat completions, but its
+ * upstream only ever receives `anthropic-messages`.
+ */
+export type UpstreamEndpoint =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'openai-responses-compact'
+  | 'openai-alpha-search'
+  | 'openai-images'
+  | 'anthropic-messages'
+  | 'gemini-generate-content';
+
+export interface UpstreamUrlRequest {
+  /** The channel's `base_url`; null: the vendor's public origin. */
+  baseUrl: string | null;
+  endpoint: UpstreamEndpoint;
+  /** The upstream model ID (after the channel's model mapping). */
+  model: string;
+  stream: boolean;
+}
+
+export interface UpstreamHeadersRequest {
+  /** One of the channel's keys. */
+  key: string;
+  /**
+   * Headers to forward, such as the client's own `anthropic-version` or `anthropic-beta`. They win
+   * over the provider's defaults but never over its credentials; credential headers among them are
+   * dropped.
+   */
+  extraHeaders?: Readonly<Record<string, string>>;
+}
+
+/** What the gateway knows of one upstream type: transport only (URL, auth, framing), no format logic. */
+export interface ProviderDescriptor {
+  type: string;
+  /** The vendor's public origin, used when a channel sets no `base_url`. */
+  defaultBaseUrl: string;
+  /** Endpoint types a channel of this type serves unless its `endpoints` field says otherwise (admin-api section 4). */
+  endpointTypes: readonly EndpointType[];
+  /** Wire endpoints the upstream serves natively. */
+  upstreamEndpoints: readonly UpstreamEndpoint[];
+  /** Where the channel test sends its one-token request. */
+  probeEndpoint: UpstreamEndpoint;
+  /** The full upstream URL, or undefined when this upstream does not serve `endpoint`. */
+  buildUrl(request: UpstreamUrlRequest): string | undefined;
+  /** Lower-case header names: content type, credentials, version headers. */
+  buildHeaders(request: UpstreamHeadersRequest): Record<string, string>;
+}

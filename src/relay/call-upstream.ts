@@ -1,0 +1,34 @@
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+
+export interface UpstreamCall {
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | string;
+  signal: AbortSignal;
+  dispatcher: Dispatcher;
+  /** Until the response headers: a non-streamed reply sends them only when generation is done. */
+  headersTimeoutMs: number;
+  /** Longest silence between two body chunks (`stream_idle_timeout_s`). */
+  bodyTimeoutMs: number;
+}
+
+export type UpstreamReply = Dispatcher.ResponseData;
+
+/** One POST to an upstream over the shared keep-alive pools. Throws on transport failure. */
+export function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
+  return request(call.url, {
+    method: 'POST',
+    headers: call.headers,
+    body: call.body,
+    signal: call.signal,
+    dispatcher: call.dispatcher,
+    headersTimeout: call.headersTimeoutMs,
+    bodyTimeout: call.bodyTimeoutMs,
+  });
+}
+
+/** Upstream statuses that make the relay try the next channel (admin-api section 4, Routing). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}

@@ -1,0 +1,38 @@
+import type { UpstreamReply } from './call-upstream.js';
+
+const MAX_ERROR_BODY_BYTES = 1 << 20;
+
+export interface UpstreamError {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Short text for the usage log. */
+  summary: string;
+}
+
+/**
+ * An upstream's error reply, passed to the client as it came: status, body and `Retry-After`
+ * (client-api section 7). Bodies past 1 MiB are cut, since error bodies are never that large.
+ */
+export async function readUpstreamError(reply: UpstreamReply): Promise<UpstreamError> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= MAX_ERROR_BODY_BYTES) break;
+  }
+  const body = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES);
+  const headers: Record<string, string> = {};
+  const contentType = reply.headers['content-type'];
+  headers['content-type'] = (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'application/json';
+  const retryAfter = reply.headers['retry-after'];
+  if (retryAfter !== undefined)
+    headers['retry-after'] = Array.isArray(retryAfter) ? (retryAfter[0] ?? '') : retryAfter;
+  return {
+    status: reply.statusCode,
+    headers,
+    body,
+    summary: `upstream ${reply.statusCode}: ${body.toString('utf8', 0, 500)}`,
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Requests being relayed and settlements still being written, so shutdown can wait for them,
+ * and end what is left once the grace period is over.
+ */
+export class RelayTracker {
+  private readonly active = new Set<AbortController>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  /** A signal that fires when the client leaves or shutdown ends the request; call `done` at the end. */
+  begin(clientSignal: AbortSignal): { signal: AbortSignal; done(): void } {
+    const controller = new AbortController();
+    this.active.add(controller);
+    const signal = AbortSignal.any([clientSignal, controller.signal]);
+    return { signal, done: () => void this.active.delete(controller) };
+  }
+
+  /** Keeps a background write (settlement, usage record) in view until it finishes. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  get activeCount(): number {
+    return this.active.size;
+  }
+
+  abortAll(reason: string): void {
+    for (const controller of this.active) controller.abort(new Error(reason));
+  }
+
+  /** Resolves once no request is active, or when the grace period runs out. */
+  async waitForIdle(graceMs: number): Promise<boolean> {
+    const deadline = Date.now() + graceMs;
+    while (this.active.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.active.size === 0;
+  }
+
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+}

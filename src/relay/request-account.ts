@@ -1,0 +1,131 @@
+import type { Principal } from '../auth/principal.js';
+import { hashKey } from '../auth/hash-key.js';
+import type { PrincipalCache } from '../auth/principal-cache.js';
+import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
+import { quoteCost } from '../billing/quote.js';
+import { resolveBillableUsage } from '../billing/resolve-billable-usage.js';
+import type { UsageWriter } from '../billing/usage-writer.js';
+import type { Usage } from '../ir/usage.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Logger } from '../observability/logger.js';
+import type { PriceRecord } from '../store/prices-repository.js';
+import type { RelayTracker } from './relay-tracker.js';
+
+export interface AccountingServices {
+  ledger: BalanceLedger;
+  usageWriter: UsageWriter;
+  rateLimiter: RateLimiter;
+  principals: PrincipalCache;
+  tracker: RelayTracker;
+  logger: Logger;
+}
+
+export interface RequestFacts {
+  requestId: string;
+  principal: Principal;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+  price: PriceRecord;
+  groupRatio: number;
+  estimatedInputTokens: number;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+}
+
+export interface Completion {
+  statusCode: number;
+  /** A reply was produced (in full or until the client left): it is charged. */
+  charged: boolean;
+  reported?: Usage | undefined;
+  producedText?: () => string;
+  error?: string | null;
+}
+
+/**
+ * The money and the usage record of one relayed request. Whatever way the request ends, `finish`
+ * runs its reservation to a settlement or a release exactly once and queues exactly one record.
+ */
+export class RequestAccount {
+  channelId: number | null = null;
+  private firstByteAt: number | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly services: AccountingServices,
+    private readonly facts: RequestFacts,
+    private readonly reservation: Reservation,
+  ) {}
+
+  markFirstByte(): void {
+    this.firstByteAt ??= performance.now();
+  }
+
+  /** Settles in the background; shutdown waits for it through the tracker. */
+  finish(completion: Completion): void {
+    if (this.finished) return;
+    this.finished = true;
+    void this.services.tracker.track(this.record(completion)).catch((error: unknown) => {
+      this.services.logger.error({ err: error, requestId: this.facts.requestId }, 'settlement failed');
+    });
+  }
+
+  private async record(completion: Completion): Promise<void> {
+    const { facts, services } = this;
+    const latencyMs = Math.round(performance.now() - facts.startedAt);
+    const firstByteMs =
+      this.firstByteAt === undefined ? null : Math.round(this.firstByteAt - facts.startedAt);
+    let usage: Usage | undefined;
+    let cost = 0;
+    if (completion.charged) {
+      const resolved = resolveBillableUsage({
+        reported: completion.reported,
+        estimatedInputTokens: facts.estimatedInputTokens,
+        producedText: completion.producedText ?? (() => ''),
+        calls: 1,
+      });
+      usage = resolved.usage;
+      cost = quoteCost(facts.price, resolved.billable, facts.groupRatio);
+      await services.ledger.settle(this.reservation, cost);
+      this.reflectInCache(cost);
+      const { key } = facts.principal;
+      if (key.tpm !== null)
+        await services.rateLimiter.recordTokens(
+          key.id,
+          resolved.billable.inputTokens + resolved.billable.outputTokens,
+        );
+    } else {
+      await services.ledger.release(this.reservation);
+    }
+    services.usageWriter.record({
+      requestId: facts.requestId,
+      createdAt: Math.floor(Date.now() / 1000),
+      userId: facts.principal.user.id,
+      keyId: facts.principal.key.id,
+      channelId: this.channelId,
+      model: facts.model,
+      endpoint: facts.endpoint,
+      stream: facts.stream,
+      statusCode: completion.statusCode,
+      promptTokens: usage?.inputTokens ?? 0,
+      completionTokens: usage?.outputTokens ?? 0,
+      cachedTokens: usage?.cacheReadTokens ?? 0,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+      reasoningTokens: usage?.reasoningTokens ?? 0,
+      cost,
+      latencyMs,
+      firstByteMs,
+      error: completion.error ?? null,
+    });
+  }
+
+  /** A capped key's cached quota follows its charges, so `exhausted` shows without a reload. */
+  private reflectInCache(cost: number): void {
+    const { key } = this.facts.principal;
+    if (key.unlimitedQuota || cost === 0) return;
+    this.services.principals.refreshKey(key.keyHash, (entry) => ({
+      ...entry,
+      key: { ...entry.key, quota: entry.key.quota - cost, usedQuota: entry.key.usedQuota + cost },
+    }));
+  }
+}

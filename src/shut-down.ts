@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { closeUpstreamDispatcher } from './providers/upstream-dispatcher.js';
+import type { GatewayServices } from './services.js';
+
+/**
+ * Graceful stop: no new requests; open requests and streams get the grace period to finish, and
+ * those still open after it are ended (and charged for what they produced); then every pending
+ * settlement and usage record is written before the connections close.
+ */
+export async function shutDown(
+  services: GatewayServices,
+  app: FastifyInstance,
+  graceMs: number,
+): Promise<void> {
+  const closing = app.close();
+  const idle = await services.tracker.waitForIdle(graceMs);
+  if (!idle) services.tracker.abortAll('the gateway is shutting down');
+  await closing;
+  await services.tracker.settled();
+  await services.usageWriter.close();
+  services.health.close();
+  await services.rateLimiter.close();
+  await services.changes.close();
+  await closeUpstreamDispatcher();
+  await services.store.close();
+}

@@ -1,0 +1,133 @@
+import {
+  asRecord,
+  splitArguments,
+  splitIntoDeltas,
+  sseEvent,
+  type FakeReply,
+  type FakeUsage,
+  type RecordedRequest,
+  type ReplyContent,
+} from './fake-upstream.js';
+
+type Block = Record<string, unknown>;
+
+// Shapes: `Message` and `RawMessageStreamEvent` in @anthropic-ai/sdk/resources/messages.
+// https://docs.anthropic.com/en/docs/build-with-claude/streaming
+export function anthropicMessagesReply(
+  request: RecordedRequest,
+  content: ReplyContent,
+  nextId: (prefix: string) => string,
+): FakeReply {
+  const body = asRecord(request.body);
+  const thinkingType = asRecord(body.thinking).type;
+  const toolName = firstToolName(body.tools);
+  const withTool = toolName !== undefined && content.toolCall !== false;
+
+  const blocks: Block[] = [];
+  if (thinkingType === 'enabled' || thinkingType === 'adaptive')
+    blocks.push({
+      type: 'thinking',
+      thinking: content.thinking,
+      signature: `sig_${Buffer.from(content.thinking).toString('base64')}`,
+    });
+  blocks.push({ type: 'text', text: content.text, citations: null });
+  if (withTool)
+    blocks.push({
+      type: 'tool_use',
+      id: nextId('toolu_'),
+      name: toolName,
+      input: JSON.parse(content.toolArguments) as unknown,
+      caller: { type: 'direct' },
+    });
+
+  const message = {
+    id: nextId('msg_'),
+    type: 'message',
+    role: 'assistant',
+    model: typeof body.model === 'string' ? body.model : 'claude-fake',
+    content: blocks,
+    stop_reason: withTool ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    stop_details: null,
+    container: null,
+    usage: anthropicUsage(content.usage),
+  };
+  if (body.stream !== true) return { kind: 'json', body: message };
+
+  const events: string[] = [];
+  const emit = (type: string, data: Record<string, unknown> = {}) =>
+    events.push(sseEvent({ type, ...data }, { event: type }));
+  const started = {
+    ...message,
+    content: [],
+    stop_reason: null,
+    usage: { ...message.usage, output_tokens: 1 },
+  };
+  emit('message_start', { message: started });
+  blocks.forEach((block, index) => {
+    emit('content_block_start', { index, content_block: startedBlock(block) });
+    if (index === 0) emit('ping');
+    for (const delta of blockDeltas(block)) emit('content_block_delta', { index, delta });
+    emit('content_block_stop', { index });
+  });
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = message.usage;
+  emit('message_delta', {
+    delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+    usage: {
+      input_tokens,
+      cache_creation_input_tokens,
+      cache_read_input_tokens,
+      output_tokens,
+      server_tool_use: null,
+    },
+  });
+  emit('message_stop');
+  return { kind: 'sse', events };
+}
+
+function startedBlock(block: Block): Block {
+  switch (block.type) {
+    case 'thinking':
+      return { ...block, thinking: '', signature: '' };
+    case 'tool_use':
+      return { ...block, input: {} };
+    default:
+      return { ...block, text: '' };
+  }
+}
+
+function blockDeltas(block: Block): Block[] {
+  switch (block.type) {
+    case 'thinking':
+      return [
+        ...splitIntoDeltas(String(block.thinking)).map((thinking) => ({ type: 'thinking_delta', thinking })),
+        { type: 'signature_delta', signature: block.signature },
+      ];
+    case 'tool_use':
+      return splitArguments(JSON.stringify(block.input)).map((partial_json) => ({
+        type: 'input_json_delta',
+        partial_json,
+      }));
+    default:
+      return splitIntoDeltas(String(block.text)).map((text) => ({ type: 'text_delta', text }));
+  }
+}
+
+/** `Usage`: `input_tokens` excludes cache reads and writes, which have their own counts. */
+function anthropicUsage(usage: FakeUsage) {
+  return {
+    input_tokens: usage.inputTokens - usage.cachedTokens - usage.cacheWriteTokens,
+    cache_creation_input_tokens: usage.cacheWriteTokens,
+    cache_read_input_tokens: usage.cachedTokens,
+    cache_creation: { ephemeral_5m_input_tokens: usage.cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
+    output_tokens: usage.outputTokens,
+    server_tool_use: null,
+    service_tier: 'standard',
+  };
+}
+
+function firstToolName(tools: unknown): string | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  const name = asRecord(tools[0]).name;
+  return typeof name === 'string' ? name : undefined;
+}

@@ -1,0 +1,49 @@
+import {
+  startFakeUpstream,
+  type FakeUpstream,
+  type FakeUpstreamOptions,
+  type FakeVendor,
+} from './fake-upstream.js';
+import { openaiChatReply } from './openai-chat-reply.js';
+import { openaiResponsesReply } from './openai-responses-reply.js';
+
+/** `POST /v1/chat/completions` and `POST /v1/responses`, Bearer auth; https://platform.openai.com/docs/api-reference */
+export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  return startFakeUpstream(openaiVendor, options);
+}
+
+const openaiVendor: FakeVendor = {
+  defaultText: 'Hello from fake OpenAI.',
+  authenticate(request, isValidKey) {
+    const presented = request.headers.authorization?.replace(/^Bearer /, '');
+    if (isValidKey(presented)) return undefined;
+    // The real API masks the key it echoes; some compatible vendors echo it whole, as here.
+    return {
+      status: 401,
+      message: presented
+        ? `Incorrect API key provided: ${presented}. You can find your API key at https://platform.openai.com/account/api-keys.`
+        : "You didn't provide an API key.",
+    };
+  },
+  errorBody(status, message) {
+    // https://platform.openai.com/docs/guides/error-codes
+    const [type, code] = errorKinds[status] ?? (status >= 500 ? errorKinds[500]! : errorKinds[400]!);
+    return { error: { message, type, param: null, code } };
+  },
+  reply(request, content, nextId) {
+    if (request.method !== 'POST') return undefined;
+    if (request.path === '/v1/chat/completions') return openaiChatReply(request, content, nextId);
+    if (request.path === '/v1/responses') return openaiResponsesReply(request, content, nextId);
+    return undefined;
+  },
+};
+
+const errorKinds: Record<number, [type: string, code: string | null]> = {
+  400: ['invalid_request_error', null],
+  401: ['invalid_request_error', 'invalid_api_key'],
+  403: ['invalid_request_error', 'unsupported_country_region_territory'],
+  404: ['invalid_request_error', 'unknown_url'],
+  429: ['requests', 'rate_limit_exceeded'],
+  500: ['server_error', null],
+  503: ['server_error', 'service_unavailable'],
+};
