@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { closeUpstreamDispatcher } from './providers/upstream-dispatcher.js';
 import type { GatewayServices } from './services.js';
@@ -15,6 +16,10 @@ export async function shutDown(
   const closing = app.close();
   const idle = await services.tracker.waitForIdle(graceMs);
   if (!idle) services.tracker.abortAll('the gateway is shutting down');
+  // Keep-alive connections whose last stream just ended would hold the server open.
+  app.server.closeIdleConnections();
+  const closed = await Promise.race([closing.then(() => true), delay(1_000).then(() => false)]);
+  if (!closed) app.server.closeAllConnections();
   await closing;
   await services.tracker.settled();
   await services.usageWriter.close();

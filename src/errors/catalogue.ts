@@ -14,8 +14,8 @@ export interface CatalogueEntry {
   type?: string;
   retryable?: boolean;
   /**
-   * Raised while choosing the model's channel: rendered in the family A shape even where the
-   * endpoint's own shape applies by then, as `/v1/messages` does (client-api section 7).
+   * Raised while choosing the model's channel or limiting the rate: rendered in the family A shape
+   * even where the endpoint's own shape applies by then, as `/v1/messages` does (client-api section 7).
    */
   selection?: boolean;
   en: Text;
@@ -132,6 +132,7 @@ export const catalogue = {
     status: 429,
     code: 'rate_limit_exceeded',
     retryable: true,
+    selection: true,
     en: (p) => `Rate limit exceeded: ${p.limit}, retry after ${p.retryAfter} seconds`,
     'zh-CN': (p) => `请求频率超出限制: ${p.limit}, 请 ${p.retryAfter} 秒后重试`,
   },

@@ -33,8 +33,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: false,
     genReqId: () => randomUUID().replaceAll('-', ''),
     return503OnClosing: true,
-    forceCloseConnections: false,
+    forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // A path the router cannot decode (`/v1/models%zz`) is answered like any unknown path, before
+    // any hook ran: the request id header is set here.
+    frameworkErrors: function answerUndecodablePath(error, request, reply) {
+      reply.header(REQUEST_ID_HEADER, request.id);
+      if (error.code === 'FST_ERR_BAD_URL') return answerUnknownPath(request, reply);
+      return sendError(error, request, reply);
+    },
   });
 
   let trustedProxies: { source: readonly string[]; list: IpAllowList | undefined } = {
@@ -73,21 +80,27 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return readBody(payload, services.settings.get().body_limit_bytes);
   });
 
-  app.setErrorHandler(function renderGatewayError(error, request, reply) {
+  const sendError = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const gatewayError = toGatewayError(error);
     if (gatewayError.errorName === 'internal_error') options.onUnexpectedError?.(error, request);
     const context = request.gateway ?? fallbackContext(request);
     const rendered = renderError(gatewayError, context);
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  };
+  app.setErrorHandler(function renderGatewayError(error, request, reply) {
+    return sendError(error, request, reply);
   });
 
   const consolePage = loadConsolePage();
-  app.setNotFoundHandler(function answerUnknownPath(request, reply) {
+  const answerUnknownPath = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (API_ROOTS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
-      throw new GatewayError('invalid_url', { method: request.method, path });
+      return sendError(new GatewayError('invalid_url', { method: request.method, path }), request, reply);
     }
     return reply.code(200).type('text/html; charset=utf-8').send(consolePage);
+  };
+  app.setNotFoundHandler(function answerNotFound(request, reply) {
+    return answerUnknownPath(request, reply);
   });
 
   registerModelListRoutes(app, services);

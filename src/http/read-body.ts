@@ -3,22 +3,48 @@ import { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * Reads a request body as bytes under the live `body_limit_bytes` setting. A declared length over
- * the limit is refused before any byte is read; a chunked body is cut off as soon as it passes it.
+ * the limit is refused before any byte is read; a chunked body is refused as soon as it passes it.
+ * The rest is left unread rather than destroyed: destroying the request would close the socket
+ * before the 413 could be written. The 413 closes the connection instead (`connection: close`).
  */
-export async function readBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(stream.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limit) {
-      stream.destroy();
-      throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+    };
+    function onData(chunk: Buffer) {
+      received += chunk.length;
+      if (received > limit) {
+        stop();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+    function onEnd() {
+      stop();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
+    }
+    function onError(error: Error) {
+      stop();
+      reject(error);
+    }
+    function onClose() {
+      stop();
+      reject(new Error('the request was closed before its body ended'));
+    }
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+  });
 }
 
 function tooLarge(limit: number): GatewayError {

@@ -32,7 +32,7 @@ function anthropicErrorType(status: number): string {
 /** Renders an error once, in the caller's language and the route group's shape (client-api section 7). */
 export function renderError(error: GatewayError, context: RequestContext): RenderedError {
   const message = `${error.localizedMessage(context.language)} (request id: ${context.requestId})`;
-  if (context.errorShape === 'anthropic') {
+  if (context.errorShape === 'anthropic' && !error.selection) {
     return {
       status: error.status,
       headers: error.headers,

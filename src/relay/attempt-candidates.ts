@@ -42,10 +42,13 @@ export type AttemptResult =
  * failure, 429 or 5xx moves on to the next channel, at most `maxAttempts` in all. A stream counts as
  * answered once its first chunk arrived; nothing is retried after that.
  */
+/** Whether the channel's upstream speaks the codec's protocol itself. */
+export function canPassThrough(channel: RoutableChannel, codec: PassthroughCodec): boolean {
+  return findProvider(channel.type)?.upstreamEndpoints.includes(codec.upstreamEndpoint) ?? false;
+}
+
 export async function attemptCandidates(options: AttemptOptions): Promise<AttemptResult> {
-  const usable = options.candidates.filter((channel) =>
-    findProvider(channel.type)?.upstreamEndpoints.includes(options.codec.upstreamEndpoint),
-  );
+  const usable = options.candidates;
   let last: AttemptResult = { kind: 'unreachable', channel: undefined, detail: 'no channel could be tried' };
   const attempts = Math.min(usable.length, Math.max(1, options.maxAttempts));
   for (let index = 0; index < attempts; index += 1) {

@@ -14,7 +14,7 @@ import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutingCatalog } from '../routing/routing-catalog.js';
-import { attemptCandidates } from './attempt-candidates.js';
+import { attemptCandidates, canPassThrough } from './attempt-candidates.js';
 import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
@@ -56,7 +56,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const { endpoint, principal, body } = request;
   const plan = preflight({ ...request, catalog: services.catalog });
   const codec = endpoint.passthrough;
-  if (!codec) throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
+  const candidates = codec ? plan.candidates.filter((channel) => canPassThrough(channel, codec)) : [];
+  if (!codec || candidates.length === 0) {
+    throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
+  }
 
   const { key } = principal;
   const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
@@ -105,7 +108,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   let handedOver = false;
   try {
     const result = await attemptCandidates({
-      candidates: orderCandidates(plan.candidates),
+      candidates: orderCandidates(candidates),
       codec,
       model: plan.model,
       body,

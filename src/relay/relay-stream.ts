@@ -57,7 +57,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
     if (pending.length > 0) yield pending.join('');
   } catch (caught) {
     if (options.signal.aborted) {
-      error = 'client closed the connection';
+      error = abortReason(options.signal);
       return;
     }
     const idle = (caught as { code?: string }).code === IDLE_TIMEOUT_CODE;
@@ -68,7 +68,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
     const message = `${gatewayError.localizedMessage(options.language)} (request id: ${options.requestId})`;
     yield options.codec.streamErrorEvent({ message, code: gatewayError.code });
   } finally {
-    if (error === null && options.signal.aborted) error = 'client closed the connection';
+    if (error === null && options.signal.aborted) error = abortReason(options.signal);
     await options.iterator.return?.().catch(() => undefined);
     account.finish({
       statusCode: 200,
@@ -78,4 +78,10 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       error,
     });
   }
+}
+
+/** Why the stream was cut from our side: the client left, or shutdown ended it. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : 'client closed the connection';
 }

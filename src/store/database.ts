@@ -10,6 +10,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The PostgreSQL schema the tables live in, when one was chosen. */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,8 @@ function openSqlite(dataDir: string): Store {
 }
 
 function openPostgres(connectionString: string, schema: string | undefined): Store {
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
+    throw new Error(`invalid schema name "${schema}"`);
   const pool = new pg.Pool({
     connectionString,
     max: 10,
@@ -68,5 +71,5 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
         : undefined,
     }),
   });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
 }

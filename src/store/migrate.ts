@@ -11,7 +11,12 @@ function migrationsFor(store: Store): Record<string, Migration> {
 
 export async function migrateToLatest(store: Store): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(store) };
-  const migrator = new Migrator({ db: store.db, provider });
+  // With a schema, the bookkeeping tables must be looked up there too, not in any schema.
+  const migrator = new Migrator({
+    db: store.db,
+    provider,
+    ...(store.schema && { migrationTableSchema: store.schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -10,7 +10,7 @@ export interface TestGateway {
   origin: string;
   /** Calls the management API as the root admin and returns status and parsed body. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -44,6 +44,6 @@ export async function startTestGateway(overrides: Partial<Environment> = {}): Pr
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
-    close: () => gateway.close(),
+    close: (graceMs) => gateway.close(graceMs),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { KeySources } from '../../auth/extract-key.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { handleRelay } from '../../relay/handle-relay.js';
@@ -12,6 +12,7 @@ import {
   V1BETA_KEYS,
 } from '../authenticate-hook.js';
 import { parseJson } from '../read-body.js';
+import { clientGoneSignal, sendRelayResponse } from '../send-relay-response.js';
 
 /** The JSON object of a relay request body; anything else is an invalid JSON request body. */
 function readJsonObject(request: FastifyRequest): Record<string, unknown> {
@@ -30,17 +31,22 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
     endpoint: RelayEndpoint,
     modelOf: (request: FastifyRequest, body: Record<string, unknown>) => unknown,
   ) =>
-    async function relayRequest(request: FastifyRequest) {
+    async function relayRequest(request: FastifyRequest, reply: FastifyReply) {
       const body = readJsonObject(request);
-      return handleRelay(services, {
+      const response = await handleRelay(services, {
         endpoint,
         principal: principalOf(request),
         requestedModel: modelOf(request, body),
         body,
+        requestId: request.id,
+        language: request.gateway.language,
+        startedAt: request.gateway.startedAt,
+        clientSignal: clientGoneSignal(reply),
         onModelSelected: () => {
           request.gateway.errorShape = endpoint.errorShape;
         },
       });
+      return sendRelayResponse(reply, response);
     };
   const bodyModel = (_request: FastifyRequest, body: Record<string, unknown>) => body.model;
   const group = (sources: KeySources): RouteShorthandOptions => ({
@@ -90,9 +96,9 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
       },
       authenticateWith(services.principals, V1BETA_KEYS),
     ],
-    handler: async function relayGemini(request) {
+    handler: async function relayGemini(request, reply) {
       const { model, endpoint } = geminiTarget(request);
-      return relay(endpoint as RelayEndpoint, () => model)(request);
+      return relay(endpoint as RelayEndpoint, () => model)(request, reply);
     },
   });
 }

@@ -1,0 +1,70 @@
+import OpenAI from 'openai';
+import type { Environment } from '../../src/config/environment.js';
+import { startFakeOpenAI } from '../fakes/fake-openai.js';
+import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { startTestGateway, type TestGateway } from './start-test-gateway.js';
+
+export const UPSTREAM_KEY = 'upstream-secret-key';
+
+export interface RelayFixture {
+  gw: TestGateway;
+  upstream: FakeUpstream;
+  channelId: number;
+  userId: number;
+  keyId: number;
+  key: string;
+  openai: OpenAI;
+  /** Waits for settlements and the usage writer, then reads the usage log, newest first. */
+  logs(): Promise<any[]>;
+  user(): Promise<any>;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway with one OpenAI-type channel on a fake upstream, `gpt-4o` priced at 2.50 / 10.00 USD
+ * per million tokens (cached input 1.25), a user with a balance and a key, and an OpenAI SDK client.
+ */
+export async function startRelayFixture(
+  options: { balance?: number; key?: Record<string, unknown>; gateway?: Partial<Environment> } = {},
+): Promise<RelayFixture> {
+  const upstream = await startFakeOpenAI({ apiKey: UPSTREAM_KEY });
+  const gw = await startTestGateway(options.gateway);
+  const channel = await gw.admin('POST', '/channels', {
+    name: 'primary',
+    type: 'openai',
+    base_url: upstream.origin,
+    keys: [UPSTREAM_KEY],
+    models: ['gpt-4o', 'gpt-4o-mini'],
+    model_mapping: { 'gpt-4o': 'gpt-4o-2024-08-06' },
+  });
+  await gw.admin('PUT', '/prices/gpt-4o', { input: 2.5, output: 10, cached_input: 1.25 });
+  await gw.admin('PUT', '/prices/gpt-4o-mini', { input: 0.15, output: 0.6 });
+  const user = await gw.admin('POST', '/users', { username: 'alice', balance: options.balance ?? 10 });
+  const key = await gw.admin('POST', '/keys', { user_id: user.body.id, ...options.key });
+  const openai = new OpenAI({ apiKey: key.body.key, baseURL: `${gw.origin}/v1`, maxRetries: 0 });
+  const settle = async () => {
+    await gw.gateway.services.tracker.settled();
+    await gw.gateway.services.usageWriter.flush();
+  };
+  return {
+    gw,
+    upstream,
+    channelId: channel.body.id,
+    userId: user.body.id,
+    keyId: key.body.id,
+    key: key.body.key,
+    openai,
+    async logs() {
+      await settle();
+      return (await gw.admin('GET', '/logs')).body.data;
+    },
+    async user() {
+      await settle();
+      return (await gw.admin('GET', `/users/${user.body.id}`)).body;
+    },
+    async close() {
+      await gw.close();
+      await upstream.close();
+    },
+  };
+}
