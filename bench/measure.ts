@@ -1,0 +1,132 @@
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+
+export interface Target {
+  name: 'direct' | 'gateway';
+  origin: string;
+  headers: Record<string, string>;
+}
+
+const chatBody = JSON.stringify({
+  model: 'bench-model',
+  messages: [{ role: 'user', content: 'Hello, how are you?' }],
+  max_tokens: 64,
+});
+
+/** Requests per second at saturation: many connections, each sending as fast as answers come. */
+export async function saturate(target: Target, seconds: number): Promise<{ rps: number; requests: number; errors: number }> {
+  const result = await autocannon({
+    url: `${target.origin}/v1/chat/completions`,
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body: chatBody,
+    connections: 64,
+    duration: seconds,
+  });
+  return {
+    rps: result.requests.average,
+    requests: result.requests.total,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+/** Latency percentiles, in milliseconds, at a fixed offered rate (requests start on schedule, not on answers). */
+export async function fixedRate(
+  target: Target,
+  options: { rate: number; seconds: number },
+): Promise<{ p50: number; p99: number; errors: number }> {
+  const pool = new Pool(target.origin, { connections: 256, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = options.rate * options.seconds;
+  const interval = 1000 / options.rate;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let index = 0; index < total; index += 1) {
+    const due = started + index * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      (async () => {
+        const sent = performance.now();
+        try {
+          const response = await pool.request({
+            path: '/v1/chat/completions',
+            method: 'POST',
+            headers: { ...target.headers, 'content-type': 'application/json' },
+            body: chatBody,
+          });
+          await response.body.arrayBuffer();
+          if (response.statusCode !== 200) errors += 1;
+          latencies.push(performance.now() - sent);
+        } catch {
+          errors += 1;
+        }
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (fraction: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), errors };
+}
+
+/** Median time to the first body byte and to the end of a 100-chunk stream, in milliseconds. */
+export async function streamTimes(target: Target, runs: number): Promise<{ firstByte: number; total: number }> {
+  const pool = new Pool(target.origin, { connections: 1 });
+  const firstBytes: number[] = [];
+  const totals: number[] = [];
+  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Stream please' }], stream: true });
+  for (let run = 0; run < runs; run += 1) {
+    const sent = performance.now();
+    const response = await pool.request({
+      path: '/v1/chat/completions',
+      method: 'POST',
+      headers: { ...target.headers, 'content-type': 'application/json' },
+      body,
+    });
+    let first = 0;
+    for await (const _chunk of response.body) if (first === 0) first = performance.now() - sent;
+    const total = performance.now() - sent;
+    if (run >= 5) {
+      firstBytes.push(first);
+      totals.push(total);
+    }
+  }
+  await pool.close();
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  return { firstByte: median(firstBytes), total: median(totals) };
+}
+
+/** Opens `count` streams that the upstream holds open after one chunk; resolves when all have their first chunk. */
+export async function openHeldStreams(target: Target, count: number): Promise<{ close(): Promise<void> }> {
+  const pool = new Pool(target.origin, { connections: count });
+  const body = JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'hold' }],
+    stream: true,
+    metadata: { bench_hold: true },
+  });
+  const responses = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await pool.request({
+        path: '/v1/chat/completions',
+        method: 'POST',
+        headers: { ...target.headers, 'content-type': 'application/json' },
+        body,
+      });
+      const iterator = response.body[Symbol.asyncIterator]();
+      await iterator.next();
+      return { response, iterator };
+    }),
+  );
+  return {
+    async close() {
+      await Promise.all(responses.map(async ({ iterator }) => {
+        for (;;) if ((await iterator.next()).done) break;
+      }));
+      await pool.close();
+    },
+  };
+}

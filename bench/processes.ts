@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Starts a Node script pinned to one core and resolves once a line of its output matches. */
+export async function startPinned(options: {
+  core: number;
+  script: string;
+  env: Record<string, string>;
+  ready: RegExp;
+}): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn('taskset', ['-c', String(options.core), process.execPath, options.script], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      buffered += data.toString();
+      const found = options.ready.exec(buffered);
+      if (found) resolve(found);
+    });
+    child.on('exit', (code) => reject(new Error(`${options.script} exited with ${code}: ${buffered}`)));
+  });
+  return { child, match };
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) the process has used, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Resident memory and its peak, in bytes. */
+export function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const read = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: read('VmRSS'), peak: read('VmHWM') };
+}
