@@ -36,7 +36,7 @@ const upstreamOrigin = `http://127.0.0.1:${upstream.match[1]}`;
 const gateway = await startPinned({
   core: 0,
   script: path.join(root, 'dist/main.js'),
-  env: { PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN, GATEWAY_LOG_LEVEL: 'warn' },
+  env: { PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN, GATEWAY_LOG_LEVEL: 'info' },
   ready: /gateway ready on (http:\/\/[^"\s]+)/,
 });
 const gatewayOrigin = gateway.match[1]!;

@@ -22,6 +22,7 @@ import type { GatewayServices } from './services.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createRepositories } from './store/repositories.js';
+import { openMoneyLedger } from './store/money-ledger.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -77,7 +78,7 @@ export async function createGateway(environment: Environment, logger: Logger): P
       principals,
       catalog,
       adminAuth: authenticator,
-      ledger: new BalanceLedger(store.db),
+      ledger: new BalanceLedger(openMoneyLedger(store)),
       usageWriter: new UsageWriter(repositories.usageLogs, logger),
       rateLimiter,
       health,

@@ -29,11 +29,11 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   }
 }
 
-/** An abort signal that fires when the client closes the connection before the reply is finished. */
-export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+/** A controller aborted when the client closes the connection before the reply is finished. */
+export function abortWhenClientLeaves(reply: FastifyReply): AbortController {
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('client closed the connection'));
   });
-  return controller.signal;
+  return controller;
 }

@@ -46,8 +46,8 @@ export interface RelayRequest {
   language: Language;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
-  /** Fires when the client goes away. */
-  clientSignal: AbortSignal;
+  /** Aborted when the client goes away; shutdown may abort it too. */
+  cancellation: AbortController;
   onModelSelected(): void;
 }
 
@@ -104,7 +104,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     reservation,
   );
 
-  const lifetime = services.tracker.begin(request.clientSignal);
+  const lifetime = services.tracker.begin(request.cancellation);
   let handedOver = false;
   try {
     const result = await attemptCandidates({

@@ -6,12 +6,10 @@ export class RelayTracker {
   private readonly active = new Set<AbortController>();
   private readonly pending = new Set<Promise<unknown>>();
 
-  /** A signal that fires when the client leaves or shutdown ends the request; call `done` at the end. */
-  begin(clientSignal: AbortSignal): { signal: AbortSignal; done(): void } {
-    const controller = new AbortController();
+  /** Registers a request's controller (aborted when its client leaves), so shutdown can end it too. */
+  begin(controller: AbortController): { signal: AbortSignal; done(): void } {
     this.active.add(controller);
-    const signal = AbortSignal.any([clientSignal, controller.signal]);
-    return { signal, done: () => void this.active.delete(controller) };
+    return { signal: controller.signal, done: () => void this.active.delete(controller) };
   }
 
   /** Keeps a background write (settlement, usage record) in view until it finishes. */

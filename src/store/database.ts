@@ -12,6 +12,8 @@ export interface Store {
   dialect: DialectName;
   /** The PostgreSQL schema the tables live in, when one was chosen. */
   schema?: string | undefined;
+  /** The SQLite connection itself, for the few hot-path statements that skip the query builder. */
+  sqlite?: SqliteDatabase.Database | undefined;
   close(): Promise<void>;
 }
 
@@ -42,8 +44,30 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; most of the gateway's queries repeat, so their prepared
+ * statements are kept. Only `run` and `all` are used on them, which leave a statement reusable.
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(connectionString: string, schema: string | undefined): Store {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { BalanceLedger } from '../../src/billing/balance-ledger.js';
+import { openMoneyLedger } from '../../src/store/money-ledger.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
@@ -13,7 +14,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
   beforeEach(async () => {
     store = await variant.open();
     repositories = createRepositories(store);
-    ledger = new BalanceLedger(store.db);
+    ledger = new BalanceLedger(openMoneyLedger(store));
   });
   afterEach(async () => store.close());
 

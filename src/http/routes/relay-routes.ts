@@ -12,7 +12,7 @@ import {
   V1BETA_KEYS,
 } from '../authenticate-hook.js';
 import { parseJson } from '../read-body.js';
-import { clientGoneSignal, sendRelayResponse } from '../send-relay-response.js';
+import { abortWhenClientLeaves, sendRelayResponse } from '../send-relay-response.js';
 
 /** The JSON object of a relay request body; anything else is an invalid JSON request body. */
 function readJsonObject(request: FastifyRequest): Record<string, unknown> {
@@ -41,7 +41,7 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
         requestId: request.id,
         language: request.gateway.language,
         startedAt: request.gateway.startedAt,
-        clientSignal: clientGoneSignal(reply),
+        cancellation: abortWhenClientLeaves(reply),
         onModelSelected: () => {
           request.gateway.errorShape = endpoint.errorShape;
         },
