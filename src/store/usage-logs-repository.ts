@@ -1,3 +1,4 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UsageLogsTable } from './schema.js';
 
@@ -35,11 +36,28 @@ export interface UsageLogFilter {
 }
 
 export class UsageLogsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly insertBatch: ((logs: readonly NewUsageLog[]) => void) | undefined;
 
-  /** One multi-row insert per batch: the usage writer calls this off the hot path. */
+  /** With the SQLite connection at hand, batches are written with one prepared statement. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    sqlite?: SqliteDatabase.Database,
+  ) {
+    if (sqlite) {
+      const columns = Object.keys(toColumns(sampleLog));
+      const insert = sqlite.prepare(
+        `insert into usage_logs (${columns.join(', ')}) values (${columns.map((column) => `@${column}`).join(', ')})`,
+      );
+      this.insertBatch = sqlite.transaction((logs: readonly NewUsageLog[]) => {
+        for (const log of logs) insert.run(toColumns(log));
+      });
+    }
+  }
+
+  /** One transaction per batch: the usage writer calls this off the hot path. */
   async insertMany(logs: readonly NewUsageLog[]): Promise<void> {
     if (logs.length === 0) return;
+    if (this.insertBatch) return this.insertBatch(logs);
     await this.db.insertInto('usage_logs').values(logs.map(toColumns)).execute();
   }
 
@@ -52,6 +70,27 @@ export class UsageLogsRepository {
     return rows.map(toUsageLog);
   }
 }
+
+const sampleLog: NewUsageLog = {
+  requestId: '',
+  createdAt: 0,
+  userId: 0,
+  keyId: 0,
+  channelId: null,
+  model: '',
+  endpoint: '',
+  stream: false,
+  statusCode: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+  cost: 0,
+  latencyMs: 0,
+  firstByteMs: null,
+  error: null,
+};
 
 function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
   return {
