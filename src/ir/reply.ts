@@ -1,0 +1,18 @@
+import type { Part } from './content.js';
+import type { Usage } from './usage.js';
+
+/** Why generation stopped, normalized, with the provider's own value beside it (STYLE rule 5). */
+export type FinishReason =
+  | { unified: 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other'; raw: string | undefined };
+
+/** One complete generation reply in the canonical form. */
+export interface CanonicalReply {
+  id: string;
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  parts: Part[];
+  finishReason: FinishReason;
+  usage: Usage;
+  extensions: Record<string, Record<string, unknown>>;
+}

@@ -1,0 +1,63 @@
+import type { LossLog } from '../ir/loss.js';
+import type { CanonicalReply } from '../ir/reply.js';
+import type { CanonicalRequest } from '../ir/request.js';
+import type { StreamEvent } from '../ir/stream-event.js';
+import type { SseEvent } from './sse/sse-event-reader.js';
+
+export type ProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+
+export interface DecodeRequestContext {
+  losses: LossLog;
+  /** Model and stream flag when the protocol carries them outside the body (Gemini: in the path). */
+  model?: string;
+  stream?: boolean;
+}
+
+export interface EncodeRequestOptions {
+  losses: LossLog;
+  /** `default_max_tokens`, for protocols that require an output cap (Anthropic). */
+  defaultMaxTokens: number;
+}
+
+/**
+ * One wire protocol, both directions (DESIGN principle 2): decode what arrives in this protocol
+ * into the canonical form, encode the canonical form into this protocol. The same codec serves
+ * inbound (client requests, replies to clients) and outbound (upstream requests and replies).
+ */
+export interface ProtocolCodec {
+  name: ProtocolName;
+
+  decodeRequest(body: Record<string, unknown>, context: DecodeRequestContext): CanonicalRequest;
+  /** The request body for an upstream of this protocol (URL concerns such as Gemini's model stay with the provider). */
+  encodeRequest(request: CanonicalRequest, options: EncodeRequestOptions): Record<string, unknown>;
+
+  decodeReply(body: unknown, losses: LossLog): CanonicalReply;
+  encodeReply(reply: CanonicalReply, losses: LossLog): unknown;
+
+  /** Upstream SSE events of this protocol -> canonical events, incrementally. */
+  createStreamDecoder(losses: LossLog): StreamDecoder;
+  /** Canonical events -> SSE text of this protocol, as its clients expect it. */
+  createStreamEncoder(options: StreamEncoderOptions): StreamEncoder;
+}
+
+export interface StreamEncoderOptions {
+  losses: LossLog;
+  /** Input tokens estimated by the gateway, for events that must state usage before the upstream has. */
+  estimatedInputTokens: number;
+  /** Public model name to show the client. */
+  model: string;
+}
+
+export interface StreamDecoder {
+  /** Canonical events for one upstream SSE event. */
+  push(event: SseEvent): StreamEvent[];
+  /** End of the upstream stream: closes open blocks; emits a finish (`other`) when none came. */
+  end(): StreamEvent[];
+}
+
+export interface StreamEncoder {
+  /** Wire text for one canonical event (may be empty). */
+  push(event: StreamEvent): string;
+  /** What the protocol sends after the last event (e.g. `data: [DONE]`), or '' . */
+  end(): string;
+}
