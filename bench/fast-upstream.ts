@@ -16,7 +16,12 @@ const completion = Buffer.from(
     created: 1_700_000_000,
     model: 'bench-model',
     choices: [
-      { index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?' }, finish_reason: 'stop', logprobs: null },
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
     ],
     usage: {
       prompt_tokens: 12,

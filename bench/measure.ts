@@ -14,7 +14,10 @@ const chatBody = JSON.stringify({
 });
 
 /** Requests per second at saturation: many connections, each sending as fast as answers come. */
-export async function saturate(target: Target, seconds: number): Promise<{ rps: number; requests: number; errors: number }> {
+export async function saturate(
+  target: Target,
+  seconds: number,
+): Promise<{ rps: number; requests: number; errors: number }> {
   const result = await autocannon({
     url: `${target.origin}/v1/chat/completions`,
     method: 'POST',
@@ -68,16 +71,24 @@ export async function fixedRate(
   await Promise.all(pending);
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (fraction: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? NaN;
+  const at = (fraction: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? NaN;
   return { p50: at(0.5), p99: at(0.99), errors };
 }
 
 /** Median time to the first body byte and to the end of a 100-chunk stream, in milliseconds. */
-export async function streamTimes(target: Target, runs: number): Promise<{ firstByte: number; total: number }> {
+export async function streamTimes(
+  target: Target,
+  runs: number,
+): Promise<{ firstByte: number; total: number }> {
   const pool = new Pool(target.origin, { connections: 1 });
   const firstBytes: number[] = [];
   const totals: number[] = [];
-  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Stream please' }], stream: true });
+  const body = JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Stream please' }],
+    stream: true,
+  });
   for (let run = 0; run < runs; run += 1) {
     const sent = performance.now();
     const response = await pool.request({
@@ -123,9 +134,11 @@ export async function openHeldStreams(target: Target, count: number): Promise<{ 
   );
   return {
     async close() {
-      await Promise.all(responses.map(async ({ iterator }) => {
-        for (;;) if ((await iterator.next()).done) break;
-      }));
+      await Promise.all(
+        responses.map(async ({ iterator }) => {
+          for (;;) if ((await iterator.next()).done) break;
+        }),
+      );
       await pool.close();
     },
   };

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Starts a Node script pinned to one core and resolves once a line of its output matches. */
@@ -22,6 +22,11 @@ export async function startPinned(options: {
     child.on('exit', (code) => reject(new Error(`${options.script} exited with ${code}: ${buffered}`)));
   });
   return { child, match };
+}
+
+/** Moves a running process (all its threads) to one core. */
+export function pinTo(pid: number, core: number): void {
+  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuMicros, memory, startPinned } from './processes.js';
+import { cpuMicros, memory, pinTo, startPinned } from './processes.js';
 import { fixedRate, openHeldStreams, saturate, streamTimes, type Target } from './measure.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +36,13 @@ const upstreamOrigin = `http://127.0.0.1:${upstream.match[1]}`;
 const gateway = await startPinned({
   core: 0,
   script: path.join(root, 'dist/main.js'),
-  env: { PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN, GATEWAY_LOG_LEVEL: 'info' },
+  env: {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_ADMIN_TOKEN: ADMIN,
+    GATEWAY_LOG_LEVEL: 'info',
+  },
   ready: /gateway ready on (http:\/\/[^"\s]+)/,
 });
 const gatewayOrigin = gateway.match[1]!;
@@ -54,8 +60,26 @@ try {
   const user = await admin(gatewayOrigin, 'POST', '/users', { username: 'bench', balance: 1_000_000 });
   const key = await admin(gatewayOrigin, 'POST', '/keys', { user_id: user.id });
 
-  const direct: Target = { name: 'direct', origin: upstreamOrigin, headers: { authorization: 'Bearer upstream-key' } };
-  const viaGateway: Target = { name: 'gateway', origin: gatewayOrigin, headers: { authorization: `Bearer ${key.key}` } };
+  const direct: Target = {
+    name: 'direct',
+    origin: upstreamOrigin,
+    headers: { authorization: 'Bearer upstream-key' },
+  };
+  const viaGateway: Target = {
+    name: 'gateway',
+    origin: gatewayOrigin,
+    headers: { authorization: `Bearer ${key.key}` },
+  };
+
+  process.stderr.write('open streams\n');
+  await streamTimes(viaGateway, 20);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const baseline = memory(gatewayPid).rss;
+  const held = await openHeldStreams(viaGateway, openStreams);
+  const withStreams = memory(gatewayPid);
+  await fetch(`${upstreamOrigin}/release`);
+  await held.close();
+  const perStream = (withStreams.rss - baseline) / openStreams;
 
   process.stderr.write('warming up\n');
   await saturate(viaGateway, 3);
@@ -74,15 +98,12 @@ try {
   process.stderr.write('streams\n');
   const directStream = await streamTimes(direct, 60);
   const gatewayStream = await streamTimes(viaGateway, 60);
-
-  process.stderr.write('open streams\n');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const baseline = memory(gatewayPid).rss;
-  const held = await openHeldStreams(viaGateway, openStreams);
-  const withStreams = memory(gatewayPid);
-  await fetch(`${upstreamOrigin}/release`);
-  await held.close();
-  const perStream = (withStreams.rss - baseline) / openStreams;
+  // The same on one core: an idle virtual CPU wakes slowly, and the pinned layout puts two
+  // cross-core hops on the gateway's path that the direct path does not have.
+  pinTo(gatewayPid, 1);
+  const gatewayStreamSameCore = await streamTimes(viaGateway, 60);
+  const directStreamSameCore = await streamTimes(direct, 60);
+  pinTo(gatewayPid, 0);
 
   const ratio = (a: number, b: number) => Number((a / b).toFixed(3));
   const round = (value: number, digits = 2) => Number(value.toFixed(digits));
@@ -108,6 +129,17 @@ try {
       gateway: { first_byte: round(gatewayStream.firstByte, 3), total: round(gatewayStream.total, 3) },
       added_first_byte: round(gatewayStream.firstByte - directStream.firstByte, 3),
       total_ratio: ratio(gatewayStream.total, directStream.total),
+      all_on_one_core: {
+        direct: {
+          first_byte: round(directStreamSameCore.firstByte, 3),
+          total: round(directStreamSameCore.total, 3),
+        },
+        gateway: {
+          first_byte: round(gatewayStreamSameCore.firstByte, 3),
+          total: round(gatewayStreamSameCore.total, 3),
+        },
+        added_first_byte: round(gatewayStreamSameCore.firstByte - directStreamSameCore.firstByte, 3),
+      },
     },
     open_streams: {
       count: openStreams,
@@ -120,16 +152,48 @@ try {
 
   const rows: [string, string, string, string][] = [
     ['measure', 'direct', 'gateway', 'gateway / direct'],
-    ['throughput at saturation (req/s)', `${results.saturation_rps.direct}`, `${results.saturation_rps.gateway}`, `${results.saturation_rps.ratio}`],
-    ['p50 latency at 1000 req/s (ms)', `${results.latency_ms_at_1000_rps.direct.p50}`, `${results.latency_ms_at_1000_rps.gateway.p50}`, `${ratio(gatewayRate.p50, directRate.p50)}`],
-    ['p99 latency at 1000 req/s (ms)', `${results.latency_ms_at_1000_rps.direct.p99}`, `${results.latency_ms_at_1000_rps.gateway.p99}`, `${results.latency_ms_at_1000_rps.p99_ratio}`],
-    ['stream first byte (ms)', `${results.stream_100_chunks_ms.direct.first_byte}`, `${results.stream_100_chunks_ms.gateway.first_byte}`, `+${results.stream_100_chunks_ms.added_first_byte} ms`],
-    ['stream of 100 chunks, total (ms)', `${results.stream_100_chunks_ms.direct.total}`, `${results.stream_100_chunks_ms.gateway.total}`, `${results.stream_100_chunks_ms.total_ratio}`],
+    [
+      'throughput at saturation (req/s)',
+      `${results.saturation_rps.direct}`,
+      `${results.saturation_rps.gateway}`,
+      `${results.saturation_rps.ratio}`,
+    ],
+    [
+      'p50 latency at 1000 req/s (ms)',
+      `${results.latency_ms_at_1000_rps.direct.p50}`,
+      `${results.latency_ms_at_1000_rps.gateway.p50}`,
+      `${ratio(gatewayRate.p50, directRate.p50)}`,
+    ],
+    [
+      'p99 latency at 1000 req/s (ms)',
+      `${results.latency_ms_at_1000_rps.direct.p99}`,
+      `${results.latency_ms_at_1000_rps.gateway.p99}`,
+      `${results.latency_ms_at_1000_rps.p99_ratio}`,
+    ],
+    [
+      'stream first byte (ms)',
+      `${results.stream_100_chunks_ms.direct.first_byte}`,
+      `${results.stream_100_chunks_ms.gateway.first_byte}`,
+      `+${results.stream_100_chunks_ms.added_first_byte} ms`,
+    ],
+    [
+      'stream first byte, all on one core (ms)',
+      `${results.stream_100_chunks_ms.all_on_one_core.direct.first_byte}`,
+      `${results.stream_100_chunks_ms.all_on_one_core.gateway.first_byte}`,
+      `+${results.stream_100_chunks_ms.all_on_one_core.added_first_byte} ms`,
+    ],
+    [
+      'stream of 100 chunks, total (ms)',
+      `${results.stream_100_chunks_ms.direct.total}`,
+      `${results.stream_100_chunks_ms.gateway.total}`,
+      `${results.stream_100_chunks_ms.total_ratio}`,
+    ],
     ['gateway CPU per request (µs)', '', `${results.gateway_cpu_us_per_request}`, ''],
     [`memory per open stream, ${openStreams} open (KiB)`, '', `${results.open_streams.kib_per_stream}`, ''],
   ];
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}\n`);
+  for (const row of rows)
+    process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}\n`);
 
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
