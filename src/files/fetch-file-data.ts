@@ -1,0 +1,140 @@
+import { lookup } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import { isPublicAddress } from './is-public-address.js';
+
+export interface FileFetchOptions {
+  /** `image_fetch_allow_private`: also fetch from loopback and private addresses. */
+  allowPrivate: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects?: number;
+}
+
+export interface FileData {
+  mediaType: string;
+  /** Base64 of the bytes. */
+  data: string;
+}
+
+/** Thrown with a short reason; the relay reports it as `get file data failed: <reason>`. */
+export class FileFetchError extends Error {}
+
+const publicOnly = new Agent({
+  connect: {
+    // Checked on the addresses actually connected to, so DNS answers cannot smuggle a private target.
+    lookup(hostname, options, callback) {
+      lookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, '', 0);
+        const list = addresses as { address: string; family: number }[];
+        const refused = list.find((entry) => !isPublicAddress(entry.address));
+        if (refused || list.length === 0) {
+          return callback(new FileFetchError(`${hostname} resolves to a non-public address`), '', 0);
+        }
+        if ((options as { all?: boolean }).all)
+          return (callback as (e: null, a: typeof list) => void)(null, list);
+        callback(null, list[0]!.address, list[0]!.family);
+      });
+    },
+  },
+});
+const anyAddress = new Agent();
+
+/**
+ * Downloads a file linked from a request (client-api 4.8) within size and time bounds. Links to
+ * loopback, private and link-local addresses are refused unless allowed, also after redirects.
+ */
+export async function fetchFileData(link: string, options: FileFetchOptions): Promise<FileData> {
+  let url = parseLink(link);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  for (let redirects = 0; ; redirects += 1) {
+    if (!options.allowPrivate) checkLiteralHost(url);
+    let response;
+    try {
+      response = await request(url, {
+        method: 'GET',
+        dispatcher: options.allowPrivate ? anyAddress : publicOnly,
+        signal: deadline,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+    } catch (error) {
+      throw asFetchError(error, deadline);
+    }
+    const location = header(response.headers.location);
+    if (response.statusCode >= 300 && response.statusCode < 400 && location) {
+      await response.body.dump();
+      if (redirects >= (options.maxRedirects ?? 3)) throw new FileFetchError('too many redirects');
+      url = parseLink(new URL(location, url).toString());
+      continue;
+    }
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new FileFetchError(`HTTP ${response.statusCode}`);
+    }
+    const declared = Number(header(response.headers['content-length']));
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      await response.body.dump();
+      throw new FileFetchError(`file larger than ${options.maxBytes} bytes`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > options.maxBytes) {
+          response.body.destroy();
+          throw new FileFetchError(`file larger than ${options.maxBytes} bytes`);
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      throw asFetchError(error, deadline);
+    }
+    const mediaType = header(response.headers['content-type'])?.split(';')[0]?.trim() || guessMediaType(url);
+    return { mediaType, data: Buffer.concat(chunks, size).toString('base64') };
+  }
+}
+
+function parseLink(link: string): URL {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new FileFetchError('invalid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FileFetchError(`unsupported scheme ${url.protocol}`);
+  return url;
+}
+
+function checkLiteralHost(url: URL): void {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !isPublicAddress(host)) throw new FileFetchError(`${host} is not a public address`);
+}
+
+function asFetchError(error: unknown, deadline: AbortSignal): FileFetchError {
+  if (error instanceof FileFetchError) return error;
+  if (deadline.aborted) return new FileFetchError('timed out');
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof FileFetchError) return cause;
+  return new FileFetchError(error instanceof Error ? error.message : String(error));
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const extensions: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+};
+
+function guessMediaType(url: URL): string {
+  const extension = url.pathname.split('.').pop()?.toLowerCase() ?? '';
+  return extensions[extension] ?? 'application/octet-stream';
+}
