@@ -154,6 +154,12 @@ export const catalogue = {
     en: (p) => `${p.resource} ${p.id} not found`,
     'zh-CN': (p) => `未找到 ${p.resource} ${p.id}`,
   },
+  request_conversion_failed: {
+    status: 400,
+    code: 'convert_request_failed',
+    en: (p) => `convert request failed: ${p.detail}`,
+    'zh-CN': (p) => `转换请求失败: ${p.detail}`,
+  },
   upstream_unreachable: {
     status: 502,
     code: 'upstream_error',

@@ -19,9 +19,7 @@ export interface TextPart {
 }
 
 export type FileSource =
-  | { kind: 'url'; url: string }
-  | { kind: 'base64'; data: string }
-  | { kind: 'file-id'; fileId: string };
+  { kind: 'url'; url: string } | { kind: 'base64'; data: string } | { kind: 'file-id'; fileId: string };
 
 /** An image, PDF, audio or other file, by link, inline data or uploaded-file id. */
 export interface FilePart {

@@ -2,8 +2,10 @@ import type { Part } from './content.js';
 import type { Usage } from './usage.js';
 
 /** Why generation stopped, normalized, with the provider's own value beside it (STYLE rule 5). */
-export type FinishReason =
-  | { unified: 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other'; raw: string | undefined };
+export type FinishReason = {
+  unified: 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+  raw: string | undefined;
+};
 
 /** One complete generation reply in the canonical form. */
 export interface CanonicalReply {

@@ -22,12 +22,19 @@ export interface ProviderTool {
 
 export type Tool = FunctionTool | ProviderTool;
 
-export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
+export type ToolChoice =
+  { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json-object' }
-  | { type: 'json-schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
+  | {
+      type: 'json-schema';
+      name: string;
+      schema: Record<string, unknown>;
+      strict?: boolean;
+      description?: string;
+    };
 
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 

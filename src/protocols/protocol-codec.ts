@@ -46,6 +46,8 @@ export interface StreamEncoderOptions {
   estimatedInputTokens: number;
   /** Public model name to show the client. */
   model: string;
+  /** OpenAI chat: the client asked for the usage chunk (`stream_options.include_usage`). */
+  includeUsage?: boolean;
 }
 
 export interface StreamDecoder {

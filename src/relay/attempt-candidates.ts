@@ -1,19 +1,16 @@
 import type { Dispatcher } from 'undici';
-import type { KeyRotation } from '../providers/key-rotation.js';
-import { mapUpstreamModel } from '../providers/map-upstream-model.js';
-import { findProvider } from '../providers/registry.js';
 import { describeTransportError } from '../providers/describe-transport-error.js';
+import type { KeyRotation } from '../providers/key-rotation.js';
+import { findProvider } from '../providers/registry.js';
 import { resolveUpstreamTarget } from '../providers/upstream-target.js';
-import type { PassthroughCodec, PreparedRequest } from '../protocols/passthrough-codec.js';
 import type { ChannelHealth } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
+import type { UpstreamPlan } from './plan.js';
 
 export interface AttemptOptions {
   candidates: readonly RoutableChannel[];
-  codec: PassthroughCodec;
-  model: string;
-  body: Record<string, unknown>;
+  plan: (channel: RoutableChannel) => Promise<UpstreamPlan | undefined>;
   stream: boolean;
   maxAttempts: number;
   signal: AbortSignal;
@@ -28,8 +25,8 @@ export type AttemptResult =
   | {
       kind: 'answered';
       channel: RoutableChannel;
+      plan: UpstreamPlan;
       reply: UpstreamReply;
-      prepared: PreparedRequest;
       /** For streams: the first body chunk, already read so that failover stays possible until then. */
       firstChunk: Buffer | undefined;
       iterator: AsyncIterator<Buffer> | undefined;
@@ -42,17 +39,11 @@ export type AttemptResult =
  * failure, 429 or 5xx moves on to the next channel, at most `maxAttempts` in all. A stream counts as
  * answered once its first chunk arrived; nothing is retried after that.
  */
-/** Whether the channel's upstream speaks the codec's protocol itself. */
-export function canPassThrough(channel: RoutableChannel, codec: PassthroughCodec): boolean {
-  return findProvider(channel.type)?.upstreamEndpoints.includes(codec.upstreamEndpoint) ?? false;
-}
-
 export async function attemptCandidates(options: AttemptOptions): Promise<AttemptResult> {
-  const usable = options.candidates;
   let last: AttemptResult = { kind: 'unreachable', channel: undefined, detail: 'no channel could be tried' };
-  const attempts = Math.min(usable.length, Math.max(1, options.maxAttempts));
+  const attempts = Math.min(options.candidates.length, Math.max(1, options.maxAttempts));
   for (let index = 0; index < attempts; index += 1) {
-    const channel = usable[index] as RoutableChannel;
+    const channel = options.candidates[index] as RoutableChannel;
     const isLast = index === attempts - 1;
     const outcome = await attemptOne(channel, options);
     if (outcome.kind === 'answered') {
@@ -75,29 +66,33 @@ async function attemptOne(channel: RoutableChannel, options: AttemptOptions): Pr
   const provider = findProvider(channel.type);
   const key = options.keyRotation.next(channel);
   if (!provider || key === undefined) return { kind: 'unreachable', channel, detail: 'channel has no key' };
-  const upstreamModel = mapUpstreamModel(channel, options.model);
-  const prepared = options.codec.prepareRequest(options.body, { upstreamModel });
-  const target = resolveUpstreamTarget({
-    provider,
-    channel,
-    endpoint: options.codec.upstreamEndpoint,
-    model: upstreamModel,
-    stream: options.stream,
-    key,
-  });
-  if (!target)
+  const plan = await options.plan(channel);
+  const target =
+    plan &&
+    resolveUpstreamTarget({
+      provider,
+      channel,
+      endpoint: plan.endpoint,
+      model: plan.upstreamModel,
+      stream: options.stream,
+      key,
+      extraHeaders: plan.extraHeaders,
+    });
+  if (!plan || !target) {
     return {
       kind: 'unreachable',
       channel,
       detail: `channel type ${channel.type} does not serve this endpoint`,
     };
+  }
+  const url = plan.query ? `${target.url}${target.url.includes('?') ? '&' : '?'}${plan.query}` : target.url;
 
   let reply: UpstreamReply;
   try {
     reply = await callUpstream({
-      url: target.url,
+      url,
       headers: target.headers,
-      body: JSON.stringify(prepared.body),
+      body: JSON.stringify(plan.body),
       signal: options.signal,
       dispatcher: options.dispatcher,
       headersTimeoutMs: options.headersTimeoutMs,
@@ -108,7 +103,7 @@ async function attemptOne(channel: RoutableChannel, options: AttemptOptions): Pr
   }
   if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
   if (!options.stream)
-    return { kind: 'answered', channel, reply, prepared, firstChunk: undefined, iterator: undefined };
+    return { kind: 'answered', channel, plan, reply, firstChunk: undefined, iterator: undefined };
 
   const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   try {
@@ -116,8 +111,8 @@ async function attemptOne(channel: RoutableChannel, options: AttemptOptions): Pr
     return {
       kind: 'answered',
       channel,
+      plan,
       reply,
-      prepared,
       firstChunk: first.done ? undefined : first.value,
       iterator,
     };

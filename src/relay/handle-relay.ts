@@ -14,9 +14,14 @@ import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutingCatalog } from '../routing/routing-catalog.js';
-import { attemptCandidates, canPassThrough } from './attempt-candidates.js';
+import { attemptCandidates } from './attempt-candidates.js';
+import { createPlanner } from './plan.js';
 import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
+import { LossLog } from '../ir/loss.js';
+import { findProvider } from '../providers/registry.js';
+import type { ProtocolName } from '../protocols/protocol-codec.js';
+import { protocols } from '../protocols/registry.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 import { STREAM_HEADERS, type RelayResponse } from './relay-response.js';
 import { relayStream } from './relay-stream.js';
@@ -48,18 +53,29 @@ export interface RelayRequest {
   startedAt: number;
   /** Aborted when the client goes away; shutdown may abort it too. */
   cancellation: AbortController;
+  headers: Record<string, string | string[] | undefined>;
+  /** The query string without `?` (`alt=sse` aside, it travels to same-protocol upstreams). */
+  query: string;
   onModelSelected(): void;
 }
+
+/** Client headers that travel to an upstream of the same protocol. */
+const forwardedHeaderNames: Partial<Record<ProtocolName, readonly string[]>> = {
+  'anthropic-messages': ['anthropic-version', 'anthropic-beta'],
+};
 
 /** One relayed request: checks, limits, reservation, upstream attempts, reply, settlement. */
 export async function handleRelay(services: RelayServices, request: RelayRequest): Promise<RelayResponse> {
   const { endpoint, principal, body } = request;
   const plan = preflight({ ...request, catalog: services.catalog });
-  const codec = endpoint.passthrough;
-  const candidates = codec ? plan.candidates.filter((channel) => canPassThrough(channel, codec)) : [];
-  if (!codec || candidates.length === 0) {
+  const protocol = endpoint.protocol;
+  const candidates = protocol
+    ? plan.candidates.filter((channel) => findProvider(channel.type) !== undefined)
+    : [];
+  if (!protocol || candidates.length === 0) {
     throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
   }
+  const { passthrough } = protocols[protocol];
 
   const { key } = principal;
   const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
@@ -74,7 +90,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   }
 
   const settings = services.settings.get();
-  const stream = codec.isStream(body);
+  const stream = endpoint.stream ?? passthrough.isStream(body);
   const estimatedInputTokens = estimatePromptTokens(body);
   const reservation = await services.ledger.reserve({
     userId: principal.user.id,
@@ -83,7 +99,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     amount: quotePreCharge({
       price: plan.price,
       estimatedInputTokens,
-      outputCap: codec.outputCap(body) ?? settings.default_max_tokens,
+      outputCap: passthrough.outputCap(body) ?? settings.default_max_tokens,
       calls: 1,
       groupRatio: plan.groupRatio,
     }),
@@ -107,11 +123,28 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const lifetime = services.tracker.begin(request.cancellation);
   let handedOver = false;
   try {
+    const planner = createPlanner({
+      clientProtocol: protocol,
+      body,
+      model: plan.model,
+      requestedModel: plan.requestedModel,
+      effort: plan.effort,
+      stream,
+      clientWantsUsage: wantsUsage(body),
+      estimatedInputTokens,
+      defaultMaxTokens: settings.default_max_tokens,
+      forwardedHeaders: pickHeaders(request.headers, forwardedHeaderNames[protocol] ?? []),
+      query: request.query,
+      files: {
+        allowPrivate: settings.image_fetch_allow_private,
+        maxBytes: MAX_LINKED_FILE_BYTES,
+        timeoutMs: LINKED_FILE_TIMEOUT_MS,
+      },
+      losses: new LossLog(),
+    });
     const result = await attemptCandidates({
       candidates: orderCandidates(candidates),
-      codec,
-      model: plan.model,
-      body,
+      plan: planner,
       stream,
       maxAttempts: settings.retry_times + 1,
       signal: lifetime.signal,
@@ -138,20 +171,21 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     if (!stream || !result.iterator) {
       const buffer = Buffer.from(await result.reply.body.arrayBuffer());
       account.markFirstByte();
-      account.finish({ statusCode: 200, charged: true, reported: codec.usageFromReply(parseJson(buffer)) });
+      const converted = result.plan.reply()(buffer);
+      account.finish({ statusCode: 200, charged: true, reported: converted.usage });
+      const contentType =
+        result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
       return {
         kind: 'complete',
         status: 200,
-        headers: { 'content-type': headerText(result.reply.headers['content-type']) ?? 'application/json' },
-        body: buffer,
+        headers: { 'content-type': contentType ?? 'application/json' },
+        body: converted.body,
       };
     }
 
     handedOver = true;
     const chunks = relayStream({
-      codec,
-      tap: codec.createStreamTap({ hideUsageEvents: result.prepared.hideUsageEvents }),
-      hideUsageEvents: result.prepared.hideUsageEvents,
+      transform: result.plan.stream(),
       firstChunk: result.firstChunk,
       iterator: result.iterator,
       account,
@@ -178,19 +212,32 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   }
 }
 
+const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;
+const LINKED_FILE_TIMEOUT_MS = 15_000;
+
+function wantsUsage(body: Record<string, unknown>): boolean {
+  const options = body.stream_options;
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as { include_usage?: unknown }).include_usage === true
+  );
+}
+
+function pickHeaders(headers: Record<string, string | string[] | undefined>, names: readonly string[]) {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return picked;
+}
+
 async function* withCleanup<T>(chunks: AsyncGenerator<T>, cleanup: () => void): AsyncGenerator<T> {
   try {
     yield* chunks;
   } finally {
     cleanup();
-  }
-}
-
-function parseJson(buffer: Buffer): unknown {
-  try {
-    return JSON.parse(buffer.toString('utf8'));
-  } catch {
-    return undefined;
   }
 }
 

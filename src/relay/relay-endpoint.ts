@@ -1,7 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import { openAIChatPassthrough } from '../protocols/openai-chat/passthrough.js';
-import type { PassthroughCodec } from '../protocols/passthrough-codec.js';
-import { openAIResponsesPassthrough } from '../protocols/openai-responses/passthrough.js';
+import type { ProtocolName } from '../protocols/protocol-codec.js';
 import type { ErrorShape } from '../http/request-context.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 
@@ -17,8 +15,10 @@ export interface RelayEndpoint {
   serves(channel: RoutableChannel): boolean;
   /** Endpoint-specific body rules that need no upstream. */
   validateBody(body: Record<string, unknown>): void;
-  /** How a request of this endpoint passes through to an upstream of the same protocol, if it can. */
-  passthrough?: PassthroughCodec | undefined;
+  /** The wire protocol of the body, when the gateway relays this endpoint. */
+  protocol?: ProtocolName | undefined;
+  /** Streaming decided by the path rather than the body (Gemini's two methods). */
+  stream?: boolean | undefined;
 }
 
 const anyChannel = () => true;
@@ -47,17 +47,26 @@ function checkImageCount(body: Record<string, unknown>): void {
 }
 
 export const relayEndpoints = {
-  chatCompletions: endpoint('chat-completions', {
-    requiredField: 'messages',
-    passthrough: openAIChatPassthrough,
-  }),
-  responses: endpoint('responses', { passthrough: openAIResponsesPassthrough }),
+  chatCompletions: endpoint('chat-completions', { requiredField: 'messages', protocol: 'openai-chat' }),
+  responses: endpoint('responses', { protocol: 'openai-responses' }),
   responsesCompact: endpoint('responses-compact', { serves: declaring('openai-response-compact') }),
   alphaSearch: endpoint('alpha-search', { serves: declaring('openai-alpha-search') }),
   imageGenerations: endpoint('image-generations', { validateBody: checkImageCount }),
-  messages: endpoint('messages', { errorShape: 'anthropic', requiredField: 'messages' }),
-  generateContent: endpoint('generate-content', { requiredField: 'contents' }),
-  streamGenerateContent: endpoint('stream-generate-content', { requiredField: 'contents' }),
+  messages: endpoint('messages', {
+    errorShape: 'anthropic',
+    requiredField: 'messages',
+    protocol: 'anthropic-messages',
+  }),
+  generateContent: endpoint('generate-content', {
+    requiredField: 'contents',
+    protocol: 'gemini',
+    stream: false,
+  }),
+  streamGenerateContent: endpoint('stream-generate-content', {
+    requiredField: 'contents',
+    protocol: 'gemini',
+    stream: true,
+  }),
   // No channel type relays these kinds yet; they answer `No available channel`.
   embeddings: endpoint('embeddings', { serves: noChannelYet }),
   rerank: endpoint('rerank', { serves: noChannelYet }),

@@ -38,11 +38,14 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     async reserve(hold) {
       const { amount } = hold;
       if (!hold.keyCapped) {
-        return changed(await db.executeQuery(takeFromBalance(amount, hold.userId, amount))) ? 'reserved' : 'balance';
+        return changed(await db.executeQuery(takeFromBalance(amount, hold.userId, amount)))
+          ? 'reserved'
+          : 'balance';
       }
       try {
         return await db.transaction().execute(async (transaction) => {
-          if (!changed(await transaction.executeQuery(takeFromBalance(amount, hold.userId, amount)))) return 'balance';
+          if (!changed(await transaction.executeQuery(takeFromBalance(amount, hold.userId, amount))))
+            return 'balance';
           if (!changed(await transaction.executeQuery(takeFromQuota(amount, hold.keyId, amount)))) {
             throw new QuotaRefused();
           }

@@ -17,7 +17,9 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   const settleQuota = database.prepare(
     'update api_keys set quota = quota + @refund, used_quota = used_quota + @cost where id = @keyId',
   );
-  const countKeyUse = database.prepare('update api_keys set used_quota = used_quota + @cost where id = @keyId');
+  const countKeyUse = database.prepare(
+    'update api_keys set used_quota = used_quota + @cost where id = @keyId',
+  );
   const readBalance = database.prepare('select balance from users where id = ?').pluck();
   const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
   const commits = new GroupCommit(database);

@@ -93,11 +93,17 @@ describe('family A and family B shapes on /v1/messages', () => {
     });
   });
 
-  it('a priced model with a channel that cannot take the request yet: 503 family A', async () => {
-    expectOpenAIError(await messages({ model: 'claude-sonnet-4-5', messages: userMessage, max_tokens: 16 }), {
-      status: 503,
-      message: 'No available channel for model claude-sonnet-4-5 under group default (distributor)',
-      code: 'model_not_found',
+  it('an upstream that cannot be reached, after model selection: 502 family B', async () => {
+    const response = await messages({ model: 'claude-sonnet-4-5', messages: userMessage, max_tokens: 16 });
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({
+      type: 'error',
+      error: {
+        type: 'api_error',
+        message: expect.stringMatching(
+          new RegExp(`^upstream request failed: .+ \\(request id: ${response.requestId}\\)$`),
+        ),
+      },
     });
   });
 

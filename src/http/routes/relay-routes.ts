@@ -42,6 +42,8 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
         language: request.gateway.language,
         startedAt: request.gateway.startedAt,
         cancellation: abortWhenClientLeaves(reply),
+        headers: request.headers,
+        query: forwardedQuery(request.url),
         onModelSelected: () => {
           request.gateway.errorShape = endpoint.errorShape;
         },
@@ -101,4 +103,14 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
       return relay(endpoint as RelayEndpoint, () => model)(request, reply);
     },
   });
+}
+
+/** The query string as the client sent it, less what only the gateway reads (`key`, `alt`). */
+function forwardedQuery(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return '';
+  const parameters = new URLSearchParams(url.slice(start + 1));
+  parameters.delete('key');
+  parameters.delete('alt');
+  return parameters.toString();
 }

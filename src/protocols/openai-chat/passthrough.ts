@@ -1,7 +1,7 @@
 import type { Usage } from '../../ir/usage.js';
 import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
-import { convertOpenAIChatUsage, count } from './convert-usage.js';
+import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
 
 const DONE = '[DONE]';
 

@@ -1,8 +1,8 @@
 import type { Usage } from '../../ir/usage.js';
-import { count } from '../openai-chat/convert-usage.js';
+import { count } from './json-values.js';
 import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
-import { convertOpenAIResponsesUsage } from './convert-usage.js';
+import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 
 /** Events whose `response` carries the final usage (https://platform.openai.com/docs/api-reference/responses-streaming). */
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);

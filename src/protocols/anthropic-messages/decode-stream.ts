@@ -1,0 +1,251 @@
+import type { LossLog } from '../../ir/loss.js';
+import type { FinishReason } from '../../ir/reply.js';
+import type { StreamEvent } from '../../ir/stream-event.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import type { SseEvent } from '../sse/sse-event-reader.js';
+import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
+import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
+import { asCount, asString, asWireObject, isWireObject, parseJson, type WireObject } from './read-wire.js';
+
+type BlockKind = 'text' | 'reasoning' | 'tool-call';
+
+interface OpenBlock {
+  kind: BlockKind;
+  /** Canonical index: blocks are numbered in the order they start. */
+  index: number;
+  signature?: string;
+  /** A tool call whose `input` came whole in `content_block_start`, sent if no delta follows. */
+  startInput?: string;
+  sawDelta: boolean;
+}
+
+/**
+ * Messages stream events (https://docs.anthropic.com/en/docs/build-with-claude/streaming) ->
+ * canonical events. `message_start` opens the response; each `content_block_*` run is one block;
+ * `message_delta` brings the stop reason and cumulative usage; `message_stop` finishes. Server
+ * tool blocks have no canonical stream event and are dropped with a loss.
+ */
+export function createAnthropicStreamDecoder(losses: LossLog): StreamDecoder {
+  return new AnthropicStreamDecoder(losses);
+}
+
+class AnthropicStreamDecoder implements StreamDecoder {
+  private phase: 'before-start' | 'streaming' | 'done' = 'before-start';
+  /** Open blocks by Anthropic index; `null` marks a block that has no canonical form. */
+  private readonly open = new Map<number, OpenBlock | null>();
+  private nextIndex = 0;
+  private readonly usage = new AnthropicStreamUsage();
+  private finishReason: FinishReason | undefined;
+
+  constructor(private readonly losses: LossLog) {}
+
+  push(event: SseEvent): StreamEvent[] {
+    if (this.phase === 'done') return [];
+    const parsed = parseJson(event.data);
+    const data = parsed.ok ? asWireObject(parsed.value) : undefined;
+    if (!data) {
+      this.losses.dropped(`stream.${event.event ?? 'event'}`, 'stream event is not a JSON object');
+      return [];
+    }
+    const type = asString(data.type) ?? event.event;
+    switch (type) {
+      case 'message_start':
+        return this.start(asWireObject(data.message));
+      case 'content_block_start':
+        return [...this.ensureStarted(), ...this.blockStart(data)];
+      case 'content_block_delta':
+        return [...this.ensureStarted(), ...this.blockDelta(data)];
+      case 'content_block_stop':
+        return [...this.ensureStarted(), ...this.blockStop(asCount(data.index))];
+      case 'message_delta': {
+        const delta = asWireObject(data.delta);
+        if (delta && delta.stop_reason !== undefined && delta.stop_reason !== null)
+          this.finishReason = mapAnthropicFinishReason(delta.stop_reason);
+        this.usage.delta(data.usage);
+        return this.ensureStarted();
+      }
+      case 'message_stop':
+        return [...this.ensureStarted(), ...this.finish()];
+      case 'error': {
+        this.phase = 'done';
+        const error = asWireObject(data.error);
+        const code = asString(error?.type);
+        return [
+          {
+            type: 'error',
+            message: asString(error?.message) ?? 'upstream stream error',
+            ...(code ? { code } : {}),
+          },
+        ];
+      }
+      default:
+        // `ping` and event types added later carry nothing to convert.
+        return [];
+    }
+  }
+
+  end(): StreamEvent[] {
+    if (this.phase === 'done') return [];
+    return [...this.ensureStarted(), ...this.finish()];
+  }
+
+  private start(message: WireObject | undefined): StreamEvent[] {
+    if (this.phase !== 'before-start') return [];
+    this.phase = 'streaming';
+    this.usage.start(message?.usage);
+    return [
+      {
+        type: 'response-start',
+        id: asString(message?.id) ?? '',
+        model: asString(message?.model) ?? '',
+        created: Math.floor(Date.now() / 1000),
+      },
+    ];
+  }
+
+  /** A stream that skipped `message_start` still opens with `response-start` (the grammar's first event). */
+  private ensureStarted(): StreamEvent[] {
+    return this.phase === 'before-start' ? this.start(undefined) : [];
+  }
+
+  private blockStart(data: WireObject): StreamEvent[] {
+    const anthropicIndex = asCount(data.index);
+    const block = asWireObject(data.content_block);
+    if (anthropicIndex === undefined || !block || this.open.has(anthropicIndex)) return [];
+    const events: StreamEvent[] = [];
+    const open = (kind: BlockKind): OpenBlock => {
+      const opened: OpenBlock = { kind, index: this.nextIndex, sawDelta: false };
+      this.nextIndex += 1;
+      this.open.set(anthropicIndex, opened);
+      return opened;
+    };
+    switch (block.type) {
+      case 'text': {
+        const { index } = open('text');
+        events.push({ type: 'text-start', index });
+        const text = asString(block.text);
+        if (text) events.push({ type: 'text-delta', index, text });
+        break;
+      }
+      case 'thinking': {
+        const opened = open('reasoning');
+        events.push({ type: 'reasoning-start', index: opened.index });
+        const text = asString(block.thinking);
+        if (text) events.push({ type: 'reasoning-delta', index: opened.index, text });
+        const signature = asString(block.signature);
+        if (signature) opened.signature = signature;
+        break;
+      }
+      case 'redacted_thinking': {
+        const { index } = open('reasoning');
+        events.push({ type: 'reasoning-start', index, redactedData: asString(block.data) ?? '' });
+        break;
+      }
+      case 'tool_use': {
+        const opened = open('tool-call');
+        events.push({
+          type: 'tool-call-start',
+          index: opened.index,
+          id: asString(block.id) ?? '',
+          name: asString(block.name) ?? '',
+        });
+        if (isWireObject(block.input) && Object.keys(block.input).length > 0)
+          opened.startInput = JSON.stringify(block.input);
+        break;
+      }
+      default:
+        this.open.set(anthropicIndex, null);
+        this.losses.dropped(
+          `content[${anthropicIndex}]`,
+          `a streamed ${asString(block.type) ?? 'unknown'} block has no canonical stream event`,
+        );
+    }
+    return events;
+  }
+
+  private blockDelta(data: WireObject): StreamEvent[] {
+    const anthropicIndex = asCount(data.index);
+    const block = anthropicIndex === undefined ? undefined : this.open.get(anthropicIndex);
+    const delta = asWireObject(data.delta);
+    if (!block || !delta) return [];
+    const { index } = block;
+    switch (delta.type) {
+      case 'text_delta': {
+        const text = asString(delta.text);
+        return block.kind === 'text' && text ? [{ type: 'text-delta', index, text }] : [];
+      }
+      case 'thinking_delta': {
+        const text = asString(delta.thinking);
+        return block.kind === 'reasoning' && text ? [{ type: 'reasoning-delta', index, text }] : [];
+      }
+      case 'signature_delta': {
+        const signature = asString(delta.signature);
+        // The signature arrives whole, just before the block ends; like the SDK, the last one wins.
+        if (block.kind === 'reasoning' && signature !== undefined) block.signature = signature;
+        return [];
+      }
+      case 'input_json_delta': {
+        const json = asString(delta.partial_json);
+        if (block.kind !== 'tool-call' || !json) return [];
+        block.sawDelta = true;
+        return [{ type: 'tool-call-delta', index, argumentsDelta: json }];
+      }
+      case 'citations_delta':
+        this.losses.dropped(
+          `content[${anthropicIndex}].citations`,
+          'streamed citations have no canonical stream event',
+        );
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  private blockStop(anthropicIndex: number | undefined): StreamEvent[] {
+    if (anthropicIndex === undefined || !this.open.has(anthropicIndex)) return [];
+    const block = this.open.get(anthropicIndex);
+    this.open.delete(anthropicIndex);
+    return block ? closeBlock(block) : [];
+  }
+
+  /** Closes what is still open and finishes; a stream cut before its stop reason finishes as `other`. */
+  private finish(): StreamEvent[] {
+    this.phase = 'done';
+    const events: StreamEvent[] = [];
+    for (const block of this.open.values()) if (block) events.push(...closeBlock(block));
+    this.open.clear();
+    const usage = this.usage.current();
+    events.push({
+      type: 'finish',
+      finishReason: this.finishReason ?? { unified: 'other', raw: undefined },
+      ...(usage ? { usage } : {}),
+    });
+    return events;
+  }
+}
+
+function closeBlock(block: OpenBlock): StreamEvent[] {
+  switch (block.kind) {
+    case 'text':
+      return [{ type: 'text-end', index: block.index }];
+    case 'reasoning':
+      return [
+        {
+          type: 'reasoning-end',
+          index: block.index,
+          ...(block.signature ? { signature: block.signature } : {}),
+        },
+      ];
+    case 'tool-call': {
+      const events: StreamEvent[] = [];
+      if (!block.sawDelta && block.startInput)
+        events.push({ type: 'tool-call-delta', index: block.index, argumentsDelta: block.startInput });
+      events.push({ type: 'tool-call-end', index: block.index });
+      return events;
+    }
+    default: {
+      const unreachable: never = block.kind;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import type { LossLog } from '../../ir/loss.js';
+import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
+import type { WireObject } from './read-wire.js';
+
+/** Thinking budget for each effort (admin-api section 4). */
+export const EFFORT_BUDGET_TOKENS: Record<Exclude<ReasoningEffort, 'none'>, number> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 24576,
+  xhigh: 32768,
+};
+
+/** https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking: `budget_tokens` >= 1024 and < `max_tokens`. */
+const MIN_BUDGET_TOKENS = 1024;
+
+export interface EncodedReasoning {
+  thinking?: WireObject;
+  /** `output_config.effort` to send. */
+  effort?: string;
+}
+
+/**
+ * Canonical reasoning options -> `thinking` (and `output_config.effort`).
+ *
+ * An effort that did not come from this request's own `output_config` (another protocol, or the
+ * model modifier) reaches Anthropic in its own form: when the client already speaks Anthropic's
+ * effort setting (adaptive thinking or `output_config.effort`), as that setting; otherwise as a
+ * thinking budget. `none` disables thinking. Budgets are kept within [1024, max_tokens).
+ */
+export function encodeReasoning(options: {
+  reasoning: ReasoningOptions | undefined;
+  maxTokens: number;
+  storedThinking: WireObject | undefined;
+  storedEffort: unknown;
+  losses: LossLog;
+}): EncodedReasoning {
+  const { reasoning, storedThinking, storedEffort, losses } = options;
+  const effort = reasoning?.effort;
+  if (effort !== undefined && effort !== storedEffort) {
+    if (effort === 'none') return { thinking: { type: 'disabled' } };
+    if (storedThinking?.type === 'adaptive' || storedEffort !== undefined) {
+      if (effort === 'minimal') losses.coerced('reasoning.effort', 'Anthropic has no minimal effort: low');
+      return { ...baseThinking(options), effort: effort === 'minimal' ? 'low' : effort };
+    }
+    const thinking = enabledThinking(EFFORT_BUDGET_TOKENS[effort], options);
+    return thinking ? { thinking } : {};
+  }
+  return {
+    ...baseThinking(options),
+    ...(storedEffort !== undefined ? { effort: String(storedEffort) } : {}),
+  };
+}
+
+/** Thinking from the budget and the on/off switch, restoring what the client's own object said. */
+function baseThinking(options: {
+  reasoning: ReasoningOptions | undefined;
+  maxTokens: number;
+  storedThinking: WireObject | undefined;
+  losses: LossLog;
+}): { thinking?: WireObject } {
+  const { reasoning, storedThinking } = options;
+  let thinking: WireObject | undefined;
+  if (reasoning?.budgetTokens !== undefined) thinking = enabledThinking(reasoning.budgetTokens, options);
+  else if (reasoning?.enabled === false)
+    thinking = storedThinking?.type === 'disabled' ? storedThinking : { type: 'disabled' };
+  else if (reasoning?.enabled === true)
+    thinking =
+      storedThinking && storedThinking.type !== 'enabled' && storedThinking.type !== 'disabled'
+        ? storedThinking
+        : enabledThinking(EFFORT_BUDGET_TOKENS.medium, options);
+  return thinking ? { thinking } : {};
+}
+
+function enabledThinking(
+  budget: number,
+  options: { maxTokens: number; storedThinking: WireObject | undefined; losses: LossLog },
+): WireObject | undefined {
+  const { maxTokens, losses } = options;
+  if (maxTokens <= MIN_BUDGET_TOKENS) {
+    losses.dropped(
+      'reasoning',
+      `max_tokens ${maxTokens} leaves no room for the minimum thinking budget 1024`,
+    );
+    return undefined;
+  }
+  let budgetTokens = Math.round(budget);
+  if (budgetTokens < MIN_BUDGET_TOKENS) {
+    losses.coerced('reasoning.budgetTokens', `thinking budget ${budgetTokens} raised to the minimum 1024`);
+    budgetTokens = MIN_BUDGET_TOKENS;
+  }
+  if (budgetTokens >= maxTokens) {
+    losses.coerced(
+      'reasoning.budgetTokens',
+      `thinking budget ${budgetTokens} lowered below max_tokens ${maxTokens}`,
+    );
+    budgetTokens = maxTokens - 1;
+  }
+  const stored = options.storedThinking?.type === 'enabled' ? options.storedThinking : {};
+  return { ...stored, type: 'enabled', budget_tokens: budgetTokens };
+}
+
+/** Whether Anthropic will think, which rules out some sampling settings. */
+export function isThinkingOn(thinking: WireObject | undefined): boolean {
+  return thinking !== undefined && thinking.type !== 'disabled';
+}

@@ -1,0 +1,96 @@
+import type { CanonicalRequest, ReasoningOptions, ResponseFormat } from '../../ir/request.js';
+import { convertGeminiSchema } from './convert-gemini-schema.js';
+import { decodeGeminiThinkingConfig } from './decode-thinking-config.js';
+import { InvalidGeminiRequest } from './invalid-gemini-request.js';
+import { isWireObject, type WireObject } from './wire-values.js';
+
+export type Sampling = Pick<
+  CanonicalRequest,
+  | 'maxOutputTokens'
+  | 'temperature'
+  | 'topP'
+  | 'topK'
+  | 'stop'
+  | 'seed'
+  | 'presencePenalty'
+  | 'frequencyPenalty'
+>;
+
+export interface DecodedGenerationConfig {
+  sampling: Sampling;
+  responseFormat?: ResponseFormat;
+  reasoning?: ReasoningOptions;
+  thinkingConfig?: WireObject;
+  /** Fields with no canonical place (`candidateCount`, `responseModalities`, `speechConfig`...). */
+  rest?: WireObject;
+}
+
+const NUMBERS = {
+  maxOutputTokens: 'maxOutputTokens',
+  temperature: 'temperature',
+  topP: 'topP',
+  topK: 'topK',
+  seed: 'seed',
+  presencePenalty: 'presencePenalty',
+  frequencyPenalty: 'frequencyPenalty',
+} as const satisfies Record<string, keyof Sampling>;
+
+/**
+ * `generationConfig` (https://ai.google.dev/api/generate-content#generationconfig). JSON output
+ * (`responseMimeType: application/json`, with `responseJsonSchema` or the OpenAPI-subset
+ * `responseSchema`) is a response format; other MIME types stay Gemini's own.
+ */
+export function decodeGeminiGenerationConfig(value: unknown): DecodedGenerationConfig {
+  if (value === undefined) return { sampling: {} };
+  if (!isWireObject(value)) throw new InvalidGeminiRequest('generationConfig', 'must be an object');
+  const sampling: Sampling = {};
+  const rest: WireObject = {};
+  const decoded: DecodedGenerationConfig = { sampling };
+
+  for (const [key, member] of Object.entries(value)) {
+    if (member === undefined) continue;
+    if (key in NUMBERS) {
+      if (typeof member !== 'number' || !Number.isFinite(member))
+        throw new InvalidGeminiRequest(`generationConfig.${key}`, 'must be a number');
+      sampling[NUMBERS[key as keyof typeof NUMBERS]] = member;
+    } else if (key === 'stopSequences') {
+      if (!Array.isArray(member) || !member.every((item) => typeof item === 'string'))
+        throw new InvalidGeminiRequest('generationConfig.stopSequences', 'must be an array of strings');
+      sampling.stop = member;
+    } else if (key === 'thinkingConfig') {
+      if (!isWireObject(member))
+        throw new InvalidGeminiRequest('generationConfig.thinkingConfig', 'must be an object');
+      decoded.thinkingConfig = member;
+      const reasoning = decodeGeminiThinkingConfig(member);
+      if (reasoning) decoded.reasoning = reasoning;
+    } else if (key !== 'responseMimeType' && key !== 'responseSchema' && key !== 'responseJsonSchema') {
+      rest[key] = member;
+    }
+  }
+
+  const format = decodeResponseFormat(value);
+  if (format.responseFormat) decoded.responseFormat = format.responseFormat;
+  Object.assign(rest, format.rest);
+  if (Object.keys(rest).length > 0) decoded.rest = rest;
+  return decoded;
+}
+
+function decodeResponseFormat(config: WireObject): { responseFormat?: ResponseFormat; rest: WireObject } {
+  const { responseMimeType, responseSchema, responseJsonSchema } = config;
+  const schemaFields: WireObject = {};
+  if (responseSchema !== undefined) schemaFields.responseSchema = responseSchema;
+  if (responseJsonSchema !== undefined) schemaFields.responseJsonSchema = responseJsonSchema;
+  if (responseMimeType === 'application/json') {
+    const schema = isWireObject(responseJsonSchema)
+      ? responseJsonSchema
+      : isWireObject(responseSchema)
+        ? convertGeminiSchema(responseSchema)
+        : undefined;
+    return {
+      responseFormat: schema ? { type: 'json-schema', name: 'response', schema } : { type: 'json-object' },
+      rest: {},
+    };
+  }
+  if (responseMimeType === 'text/plain') return { responseFormat: { type: 'text' }, rest: schemaFields };
+  return { rest: responseMimeType === undefined ? schemaFields : { responseMimeType, ...schemaFields } };
+}

@@ -1,0 +1,89 @@
+import type { Part } from '../../ir/content.js';
+import type { LossLog } from '../../ir/loss.js';
+import type { CanonicalReply, FinishReason } from '../../ir/reply.js';
+import { emptyUsage } from '../../ir/usage.js';
+import { collectGeminiCallIds } from './decode-contents.js';
+import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
+import { GEMINI, type GeminiReplyExtensions } from './gemini-extensions.js';
+import { GeminiPartAssembler } from './gemini-part-assembler.js';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
+import { readGeminiPart } from './read-gemini-part.js';
+import { readResponseIdentity } from './response-identity.js';
+import { ToolCallIds } from './tool-call-ids.js';
+import { asString, isWireObject, withoutKeys, type WireObject } from './wire-values.js';
+
+/** Candidate fields with a canonical place. */
+const CANDIDATE_FIELDS = ['content', 'finishReason', 'index'];
+/** Response fields with a canonical place. */
+const RESPONSE_FIELDS = [
+  'candidates',
+  'usageMetadata',
+  'modelVersion',
+  'responseId',
+  'createTime',
+  'sdkHttpResponse',
+];
+
+/**
+ * A GenerateContentResponse (https://ai.google.dev/api/generate-content#generatecontentresponse)
+ * in the canonical form, read leniently: the first candidate is the reply (a request for several
+ * records the others as dropped); a prompt blocked before any candidate is a content filter.
+ */
+export function decodeGeminiReply(body: unknown, losses: LossLog): CanonicalReply {
+  const response: WireObject = isWireObject(body) ? body : {};
+  const identity = readResponseIdentity(response);
+  const candidates: unknown[] = Array.isArray(response.candidates) ? response.candidates : [];
+  const candidate = isWireObject(candidates[0]) ? candidates[0] : undefined;
+  for (const index of candidates.keys())
+    if (index > 0) losses.dropped(`candidates[${index}]`, 'only the first candidate is kept');
+
+  const parts = decodeCandidateParts(candidate, { losses, responseId: identity.id });
+  const usage = convertGeminiUsage(response.usageMetadata) ?? emptyUsage();
+  usage.webSearchCalls = countGeminiWebSearches(candidate);
+
+  const extensions: GeminiReplyExtensions = {};
+  const candidateRest = candidate ? withoutKeys(candidate, CANDIDATE_FIELDS) : undefined;
+  if (candidateRest) extensions.candidate = candidateRest;
+  const responseRest = withoutKeys(response, RESPONSE_FIELDS);
+  if (responseRest) extensions.response = responseRest;
+
+  return {
+    ...identity,
+    parts,
+    finishReason: readFinishReason(response, candidate, parts),
+    usage,
+    extensions: Object.keys(extensions).length > 0 ? { [GEMINI]: { ...extensions } } : {},
+  };
+}
+
+function decodeCandidateParts(
+  candidate: WireObject | undefined,
+  context: { losses: LossLog; responseId: string },
+): Part[] {
+  const content = isWireObject(candidate?.content) ? candidate.content : undefined;
+  const wireParts: unknown[] = Array.isArray(content?.parts) ? content.parts : [];
+  const taken = collectGeminiCallIds(content ? [content] : []);
+  const assembler = new GeminiPartAssembler(new ToolCallIds({ taken, responseId: context.responseId }));
+  for (const [index, part] of wireParts.entries()) {
+    const path = `candidates[0].content.parts[${index}]`;
+    const view = readGeminiPart(part, path, context.losses);
+    if (view.kind === 'invalid' || view.kind === 'function-response') {
+      context.losses.coerced(path, 'not a part a model writes; kept as a raw part');
+      assembler.add({ kind: 'raw', value: isWireObject(part) ? part : { value: part } });
+    } else assembler.add(view);
+  }
+  return assembler.end();
+}
+
+function readFinishReason(
+  response: WireObject,
+  candidate: WireObject | undefined,
+  parts: Part[],
+): FinishReason {
+  const raw = asString(candidate?.finishReason);
+  if (candidate === undefined && isWireObject(response.promptFeedback)) {
+    const blockReason = asString(response.promptFeedback.blockReason);
+    if (blockReason !== undefined) return { unified: 'content-filter', raw: blockReason };
+  }
+  return mapGeminiFinishReason(raw, { hasToolCalls: parts.some((part) => part.type === 'tool-call') });
+}

@@ -1,0 +1,204 @@
+import type { LossLog } from '../../ir/loss.js';
+import type { FinishReason } from '../../ir/reply.js';
+import type { StreamEvent } from '../../ir/stream-event.js';
+import type { Usage } from '../../ir/usage.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import type { SseEvent } from '../sse/sse-event-reader.js';
+import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
+import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
+import { readResponseIdentity } from './response-identity.js';
+import { ToolCallIds } from './tool-call-ids.js';
+import { asString, isWireObject, jsonEqual, parseJson, type WireObject } from './wire-values.js';
+
+type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
+
+/**
+ * `streamGenerateContent?alt=sse` (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent):
+ * every event is a whole GenerateContentResponse holding the next parts of the first candidate.
+ * Text and thought parts continue the open block of their kind; a thought signature closes the
+ * thoughts it ends (on a text part it becomes a reasoning block of its own, as in replies); a
+ * function call arrives whole and is a complete tool-call block. Usage is cumulative, so the
+ * latest counts go with the finish; counts arriving after it follow as a trailing `usage`.
+ */
+export class GeminiStreamDecoder implements StreamDecoder {
+  private started = false;
+  private finished = false;
+  private errored = false;
+  private chunks = 0;
+  private open: OpenBlock | undefined;
+  private nextIndex = 0;
+  private ids = new ToolCallIds();
+  private usage: Usage | undefined;
+  private reportedUsage: unknown;
+  private webSearchCalls = 0;
+  private sawToolCall = false;
+
+  constructor(private readonly losses: LossLog) {}
+
+  push(event: SseEvent): StreamEvent[] {
+    if (this.errored) return [];
+    const path = `chunk[${this.chunks++}]`;
+    const parsed = parseJson(event.data);
+    if (!parsed.ok || !isWireObject(parsed.value)) {
+      this.losses.dropped(path, 'a stream event that is not a JSON object');
+      return [];
+    }
+    const chunk = parsed.value;
+    if (isWireObject(chunk.error)) return this.fail(chunk.error);
+
+    const out: StreamEvent[] = [];
+    if (!this.started) this.start(chunk, out);
+    const usage = convertGeminiUsage(chunk.usageMetadata);
+    if (usage) this.usage = usage;
+    const candidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+    for (const index of candidates.keys())
+      if (index > 0) this.losses.dropped(`${path}.candidates[${index}]`, 'only the first candidate is kept');
+    const candidate = isWireObject(candidates[0]) ? candidates[0] : undefined;
+    this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
+
+    if (this.finished) {
+      if (partsOf(candidate).length > 0)
+        this.losses.dropped(`${path}.candidates[0]`, 'content after the finish');
+      if (usage && !jsonEqual(usage.raw, this.reportedUsage)) {
+        this.reportedUsage = usage.raw;
+        out.push({ type: 'usage', usage: this.currentUsage() ?? usage });
+      }
+      return out;
+    }
+
+    for (const [index, part] of partsOf(candidate).entries())
+      this.part(readGeminiPart(part, `${path}.candidates[0].content.parts[${index}]`, this.losses), out, {
+        path: `${path}.candidates[0].content.parts[${index}]`,
+      });
+
+    const finishReason = asString(candidate?.finishReason);
+    const blockReason =
+      candidate === undefined && isWireObject(chunk.promptFeedback)
+        ? asString(chunk.promptFeedback.blockReason)
+        : undefined;
+    if (finishReason !== undefined)
+      this.finish(mapGeminiFinishReason(finishReason, { hasToolCalls: this.sawToolCall }), out);
+    else if (blockReason !== undefined) this.finish({ unified: 'content-filter', raw: blockReason }, out);
+    return out;
+  }
+
+  end(): StreamEvent[] {
+    if (this.errored || this.finished) return [];
+    const out: StreamEvent[] = [];
+    if (!this.started) this.start({}, out);
+    this.finish({ unified: 'other', raw: undefined }, out);
+    return out;
+  }
+
+  private start(chunk: WireObject, out: StreamEvent[]): void {
+    const identity = readResponseIdentity(chunk);
+    this.ids = new ToolCallIds({ responseId: identity.id });
+    this.started = true;
+    out.push({ type: 'response-start', ...identity });
+  }
+
+  private part(view: GeminiPartView, out: StreamEvent[], context: { path: string }): void {
+    switch (view.kind) {
+      case 'text':
+        if (view.thought) this.thought(view, out);
+        else this.text(view, out);
+        return;
+      case 'function-call': {
+        this.close(out);
+        const index = this.nextIndex++;
+        this.sawToolCall = true;
+        out.push(
+          { type: 'tool-call-start', index, id: view.id ?? this.ids.create(), name: view.name },
+          { type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(view.args) },
+          {
+            type: 'tool-call-end',
+            index,
+            ...(view.signature !== undefined && { signature: view.signature }),
+          },
+        );
+        return;
+      }
+      case 'file':
+        this.losses.dropped(context.path, 'stream events have no file blocks');
+        return;
+      case 'function-response':
+      case 'raw':
+      case 'invalid':
+        this.losses.dropped(context.path, 'a part stream events cannot carry');
+        return;
+      default: {
+        const unhandled: never = view;
+        return unhandled;
+      }
+    }
+  }
+
+  private thought(view: Extract<GeminiPartView, { kind: 'text' }>, out: StreamEvent[]): void {
+    if (this.open?.kind !== 'reasoning') {
+      this.close(out);
+      this.open = { kind: 'reasoning', index: this.nextIndex++ };
+      out.push({ type: 'reasoning-start', index: this.open.index });
+    }
+    const { index } = this.open;
+    if (view.text !== '') out.push({ type: 'reasoning-delta', index, text: view.text });
+    if (view.signature !== undefined) {
+      out.push({ type: 'reasoning-end', index, signature: view.signature });
+      this.open = undefined;
+    }
+  }
+
+  private text(view: Extract<GeminiPartView, { kind: 'text' }>, out: StreamEvent[]): void {
+    if (view.signature !== undefined) {
+      this.close(out);
+      const index = this.nextIndex++;
+      out.push(
+        { type: 'reasoning-start', index },
+        { type: 'reasoning-end', index, signature: view.signature },
+      );
+    }
+    if (view.text === '') return;
+    if (this.open?.kind !== 'text') {
+      this.close(out);
+      this.open = { kind: 'text', index: this.nextIndex++ };
+      out.push({ type: 'text-start', index: this.open.index });
+    }
+    out.push({ type: 'text-delta', index: this.open.index, text: view.text });
+  }
+
+  private close(out: StreamEvent[]): void {
+    if (!this.open) return;
+    const { kind, index } = this.open;
+    out.push(kind === 'text' ? { type: 'text-end', index } : { type: 'reasoning-end', index });
+    this.open = undefined;
+  }
+
+  private finish(finishReason: FinishReason, out: StreamEvent[]): void {
+    this.close(out);
+    this.finished = true;
+    const usage = this.currentUsage();
+    this.reportedUsage = usage?.raw;
+    out.push({ type: 'finish', finishReason, ...(usage && { usage }) });
+  }
+
+  private fail(error: WireObject): StreamEvent[] {
+    this.errored = true;
+    const code = asString(error.status) ?? (typeof error.code === 'number' ? String(error.code) : undefined);
+    return [
+      {
+        type: 'error',
+        message: asString(error.message) ?? 'the upstream stream reported an error',
+        ...(code !== undefined && { code }),
+      },
+    ];
+  }
+
+  private currentUsage(): Usage | undefined {
+    return this.usage && { ...this.usage, webSearchCalls: this.webSearchCalls };
+  }
+}
+
+function partsOf(candidate: WireObject | undefined): unknown[] {
+  const content = isWireObject(candidate?.content) ? candidate.content : undefined;
+  return Array.isArray(content?.parts) ? content.parts : [];
+}

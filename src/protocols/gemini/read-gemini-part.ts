@@ -1,0 +1,128 @@
+import type { FilePart } from '../../ir/content.js';
+import type { LossLog } from '../../ir/loss.js';
+import { asString, isWireObject, type WireObject } from './wire-values.js';
+
+/** One wire `Part` (https://ai.google.dev/api/caching#Part), by the kind of data it holds. */
+export type GeminiPartView =
+  | { kind: 'text'; text: string; thought: boolean; signature: string | undefined }
+  | { kind: 'file'; file: FilePart; signature: string | undefined }
+  | {
+      kind: 'function-call';
+      id: string | undefined;
+      name: string;
+      args: unknown;
+      signature: string | undefined;
+    }
+  | {
+      kind: 'function-response';
+      id: string | undefined;
+      name: string;
+      response: WireObject;
+      files: FilePart[];
+    }
+  | { kind: 'raw'; value: WireObject }
+  | { kind: 'invalid'; problem: string };
+
+const DATA_KEYS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData'];
+const MARK_KEYS = ['thought', 'thoughtSignature'];
+
+/**
+ * Reads one part. Parts of a kind the canonical form has no part for (`executableCode`,
+ * `codeExecutionResult`...) come back whole as `raw`; fields beside the data that the canonical
+ * part cannot hold (`videoMetadata`, `mediaResolution`...) are recorded as dropped.
+ */
+export function readGeminiPart(value: unknown, path: string, losses: LossLog): GeminiPartView {
+  if (!isWireObject(value)) return { kind: 'invalid', problem: 'must be an object' };
+  const keys = Object.keys(value);
+  const dataKey = DATA_KEYS.find((key) => value[key] !== undefined);
+  const unknownKeys = keys.filter((key) => !DATA_KEYS.includes(key) && !MARK_KEYS.includes(key));
+  if (dataKey === undefined && unknownKeys.length > 0) return { kind: 'raw', value };
+  for (const key of unknownKeys) losses.dropped(`${path}.${key}`, 'no canonical place for this part field');
+  const signature = asString(value.thoughtSignature);
+
+  switch (dataKey) {
+    case 'functionCall':
+      return readFunctionCall(value.functionCall, { path: `${path}.functionCall`, losses, signature });
+    case 'functionResponse':
+      return readFunctionResponse(value.functionResponse, `${path}.functionResponse`, losses);
+    case 'inlineData':
+    case 'fileData': {
+      const file = readFile(value, dataKey);
+      if (typeof file === 'string') return { kind: 'invalid', problem: file };
+      return { kind: 'file', file, signature };
+    }
+    case 'text':
+    case undefined: {
+      const text = value.text ?? '';
+      if (typeof text !== 'string') return { kind: 'invalid', problem: 'text must be a string' };
+      return { kind: 'text', text, thought: value.thought === true, signature };
+    }
+    default:
+      return { kind: 'raw', value };
+  }
+}
+
+function readFunctionCall(
+  value: unknown,
+  options: { path: string; losses: LossLog; signature: string | undefined },
+): GeminiPartView {
+  if (!isWireObject(value)) return { kind: 'invalid', problem: 'functionCall must be an object' };
+  const name = asString(value.name);
+  if (!name) return { kind: 'invalid', problem: 'functionCall.name is required' };
+  for (const key of Object.keys(value))
+    if (!['id', 'name', 'args'].includes(key))
+      options.losses.dropped(`${options.path}.${key}`, 'no canonical place for this function call field');
+  return {
+    kind: 'function-call',
+    id: asString(value.id),
+    name,
+    args: value.args ?? {},
+    signature: options.signature,
+  };
+}
+
+function readFunctionResponse(value: unknown, path: string, losses: LossLog): GeminiPartView {
+  if (!isWireObject(value)) return { kind: 'invalid', problem: 'functionResponse must be an object' };
+  const name = asString(value.name);
+  if (!name) return { kind: 'invalid', problem: 'functionResponse.name is required' };
+  if (value.response !== undefined && !isWireObject(value.response))
+    return { kind: 'invalid', problem: 'functionResponse.response must be an object' };
+  const files: FilePart[] = [];
+  const parts: unknown[] = Array.isArray(value.parts) ? value.parts : [];
+  for (const [index, item] of parts.entries()) {
+    const dataKey = isWireObject(item)
+      ? ['inlineData', 'fileData'].find((key) => item[key] !== undefined)
+      : undefined;
+    const file =
+      dataKey && isWireObject(item) ? readFile(item, dataKey as 'inlineData' | 'fileData') : undefined;
+    if (file === undefined || typeof file === 'string')
+      losses.dropped(`${path}.parts[${index}]`, 'unreadable part');
+    else files.push(file);
+  }
+  for (const key of Object.keys(value))
+    if (!['id', 'name', 'response', 'parts'].includes(key))
+      losses.dropped(`${path}.${key}`, 'no canonical place for this function response field');
+  return { kind: 'function-response', id: asString(value.id), name, response: value.response ?? {}, files };
+}
+
+/** `inlineData` (https://ai.google.dev/api/caching#Blob) or `fileData` (#FileData); a problem as text. */
+function readFile(part: WireObject, key: 'inlineData' | 'fileData'): FilePart | string {
+  const data = part[key];
+  if (!isWireObject(data)) return `${key} must be an object`;
+  const mimeType = asString(data.mimeType);
+  const displayName = asString(data.displayName);
+  const named = displayName === undefined ? {} : { filename: displayName };
+  if (key === 'inlineData') {
+    const base64 = asString(data.data);
+    if (mimeType === undefined || base64 === undefined) return 'inlineData needs mimeType and data';
+    return { type: 'file', mediaType: mimeType, source: { kind: 'base64', data: base64 }, ...named };
+  }
+  const fileUri = asString(data.fileUri);
+  if (fileUri === undefined) return 'fileData.fileUri is required';
+  return {
+    type: 'file',
+    mediaType: mimeType ?? 'application/octet-stream',
+    source: { kind: 'url', url: fileUri },
+    ...named,
+  };
+}

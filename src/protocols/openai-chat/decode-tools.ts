@@ -1,0 +1,74 @@
+import type { Tool, ToolChoice } from '../../ir/request.js';
+import { InvalidOpenAIChatRequest } from './invalid-request.js';
+import { isRecord } from './json-value.js';
+import { OPENAI_CHAT } from './openai-chat-extension.js';
+
+/**
+ * `tools` and `web_search_options` (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools).
+ * Function tools are canonical; custom tools and unknown kinds are kept whole as provider tools of
+ * this protocol. `web_search_options` asks for the model's web search, so it becomes a web search
+ * tool that other protocols write in their own form (client-api 4.7).
+ */
+export function decodeTools(tools: unknown, webSearchOptions: unknown): Tool[] {
+  const decoded: Tool[] = [];
+  if (tools !== undefined && tools !== null) {
+    if (!Array.isArray(tools)) throw new InvalidOpenAIChatRequest('tools', 'must be an array');
+    tools.forEach((tool: unknown, index) => decoded.push(decodeTool(tool, `tools[${index}]`)));
+  }
+  if (webSearchOptions !== undefined && webSearchOptions !== null) {
+    if (!isRecord(webSearchOptions))
+      throw new InvalidOpenAIChatRequest('web_search_options', 'must be an object');
+    decoded.push({ type: 'provider', kind: 'web-search', protocol: OPENAI_CHAT, value: webSearchOptions });
+  }
+  return decoded;
+}
+
+function decodeTool(tool: unknown, path: string): Tool {
+  if (!isRecord(tool) || typeof tool.type !== 'string')
+    throw new InvalidOpenAIChatRequest(path, 'must be a tool object with a type');
+  if (tool.type !== 'function')
+    return { type: 'provider', kind: 'other', protocol: OPENAI_CHAT, value: tool };
+  const fn = tool.function;
+  if (!isRecord(fn) || typeof fn.name !== 'string')
+    throw new InvalidOpenAIChatRequest(`${path}.function.name`, 'must be a string');
+  if (fn.parameters !== undefined && !isRecord(fn.parameters))
+    throw new InvalidOpenAIChatRequest(`${path}.function.parameters`, 'must be a JSON Schema object');
+  if (fn.description !== undefined && typeof fn.description !== 'string')
+    throw new InvalidOpenAIChatRequest(`${path}.function.description`, 'must be a string');
+  return {
+    type: 'function',
+    name: fn.name,
+    ...(fn.description !== undefined && { description: fn.description }),
+    // "Omitting `parameters` defines a function with an empty parameter list."
+    parameters: fn.parameters ?? { type: 'object', properties: {} },
+    ...(typeof fn.strict === 'boolean' && { strict: fn.strict }),
+  };
+}
+
+/**
+ * `tool_choice` (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice).
+ * `allowed_tools` and custom tool choices have no canonical form: undefined, and the caller keeps
+ * the value for this protocol.
+ */
+export function decodeToolChoice(value: unknown): ToolChoice | undefined {
+  switch (value) {
+    case undefined:
+    case null:
+      return undefined;
+    case 'auto':
+      return { type: 'auto' };
+    case 'none':
+      return { type: 'none' };
+    case 'required':
+      return { type: 'required' };
+  }
+  if (!isRecord(value))
+    throw new InvalidOpenAIChatRequest('tool_choice', "must be 'auto', 'none', 'required' or an object");
+  if (value.type === 'function') {
+    const fn = value.function;
+    if (!isRecord(fn) || typeof fn.name !== 'string')
+      throw new InvalidOpenAIChatRequest('tool_choice.function.name', 'must be a string');
+    return { type: 'tool', name: fn.name };
+  }
+  return undefined;
+}

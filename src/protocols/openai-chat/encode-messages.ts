@@ -1,0 +1,241 @@
+import type { FilePart, Message, Part, ToolResultPart } from '../../ir/content.js';
+import type { CanonicalRequest } from '../../ir/request.js';
+import {
+  collapseContent,
+  encodeContentPart,
+  encodeTextContent,
+  type ContentEncodeContext,
+} from './encode-content-part.js';
+import type { JsonRecord } from './json-value.js';
+import { partExtension, readRawValue, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
+
+type Located = { part: Part; path: string };
+
+/**
+ * Canonical system parts and messages -> chat completions `messages`
+ * (https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages).
+ */
+export function encodeMessages(
+  request: CanonicalRequest,
+  context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
+): JsonRecord[] {
+  const encoded = encodeSystem(request.system, context);
+  const developer = new Set(context.extension.developerMessages);
+  request.messages.forEach((message, index) => {
+    const parts = message.parts.map((part, partIndex) => ({
+      part,
+      path: `messages[${index}].parts[${partIndex}]`,
+    }));
+    switch (message.role) {
+      case 'system':
+        encoded.push(
+          encodeSystemMessage(developer.has(index) ? 'developer' : 'system', parts, message.name, context),
+        );
+        return;
+      case 'user':
+      case 'tool':
+        encoded.push(...encodeUserOrTool(message, parts, context));
+        return;
+      case 'assistant':
+        encoded.push(...encodeAssistant(message, parts, context));
+        return;
+      default: {
+        const unreachable: never = message.role;
+        return unreachable;
+      }
+    }
+  });
+  return encoded;
+}
+
+/** The system parts, split back into the client's messages when the extension tells how. */
+function encodeSystem(
+  system: readonly Part[],
+  context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
+) {
+  if (system.length === 0) return [];
+  const located = system.map((part, index) => ({ part, path: `system[${index}]` }));
+  const shapes = context.extension.systemMessages;
+  const total = shapes?.reduce((sum, shape) => sum + shape.parts, 0);
+  if (!shapes || total !== system.length) return [encodeSystemMessage('system', located, undefined, context)];
+  let offset = 0;
+  return shapes.map((shape) => {
+    const parts = located.slice(offset, (offset += shape.parts));
+    return encodeSystemMessage(shape.role, parts, shape.name, context);
+  });
+}
+
+function encodeSystemMessage(
+  role: 'system' | 'developer',
+  parts: Located[],
+  name: string | undefined,
+  context: ContentEncodeContext,
+): JsonRecord {
+  const { rest, fields } = takeMessageFields(parts);
+  const content = encodeTextContent(
+    rest.map(({ part }) => part),
+    (index) => rest[index]!.path,
+    context,
+  );
+  return { role, content: content.length > 0 ? collapseContent(content) : '', ...named(name), ...fields };
+}
+
+/**
+ * User and tool messages. Each tool result becomes a `tool` message, placed first as chat
+ * completions requires them right after the assistant's tool calls; tool messages hold text only,
+ * so files in tool results move to the user message that follows (recorded).
+ */
+function encodeUserOrTool(message: Message, parts: Located[], context: ContentEncodeContext): JsonRecord[] {
+  const { rest, fields } = takeMessageFields(parts);
+  const toolMessages: JsonRecord[] = [];
+  const carried: JsonRecord[] = [];
+  const content: JsonRecord[] = [];
+  const verbatim: JsonRecord[] = [];
+  for (const { part, path } of rest) {
+    switch (part.type) {
+      case 'tool-result':
+        toolMessages.push(encodeToolResult(part, path, context, carried));
+        break;
+      case 'text':
+      case 'file': {
+        const encoded = encodeContentPart(part, path, context);
+        if (encoded) content.push(encoded);
+        break;
+      }
+      case 'raw': {
+        const raw = readRawValue(part);
+        if (raw && 'contentPart' in raw) content.push(raw.contentPart);
+        else if (raw && 'message' in raw) verbatim.push(raw.message);
+        else context.losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
+        break;
+      }
+      case 'reasoning':
+      case 'tool-call':
+        context.losses.dropped(path, `a ${message.role} message cannot hold a ${part.type} part`);
+        break;
+      default: {
+        const unreachable: never = part;
+        return unreachable;
+      }
+    }
+  }
+  const userContent = [...carried, ...content];
+  const user =
+    userContent.length > 0
+      ? [{ role: 'user', content: collapseContent(userContent), ...named(message.name) }]
+      : [];
+  const encoded: JsonRecord[] = [...toolMessages, ...user, ...verbatim];
+  const target = user[0] ?? toolMessages.at(-1);
+  if (target) Object.assign(target, fields);
+  else if (Object.keys(fields).length > 0) encoded.push({ role: message.role, ...fields });
+  return encoded;
+}
+
+function encodeToolResult(
+  part: ToolResultPart,
+  path: string,
+  context: ContentEncodeContext,
+  carried: JsonRecord[],
+): JsonRecord {
+  if (part.isError) context.losses.dropped(`${path}.isError`, 'tool messages have no error flag');
+  const texts: Part[] = [];
+  part.content.forEach((item, index) => {
+    if (item.type === 'text') texts.push(item);
+    else carryFile(item, `${path}.content[${index}]`, context, carried);
+  });
+  const content = encodeTextContent(texts, (index) => `${path}.content[${index}]`, context);
+  return {
+    role: 'tool',
+    tool_call_id: part.toolCallId,
+    content: content.length > 0 ? collapseContent(content) : '',
+  };
+}
+
+function carryFile(file: FilePart, path: string, context: ContentEncodeContext, carried: JsonRecord[]): void {
+  const encoded = encodeContentPart(file, path, context);
+  if (!encoded) return;
+  context.losses.coerced(path, 'tool messages hold text only: the file follows in a user message');
+  carried.push(encoded);
+}
+
+/**
+ * Assistant turns: text as `content`, tool calls as `tool_calls`. Chat completions has no input
+ * field for reasoning, so reasoning parts are dropped (recorded), except those that came as
+ * `reasoning_content` from a chat client, which DeepSeek-style upstreams take back.
+ */
+function encodeAssistant(message: Message, parts: Located[], context: ContentEncodeContext): JsonRecord[] {
+  const { rest, fields } = takeMessageFields(parts);
+  const content: JsonRecord[] = [];
+  const toolCalls: JsonRecord[] = [];
+  const reasoning: string[] = [];
+  const verbatim: JsonRecord[] = [];
+  for (const { part, path } of rest) {
+    switch (part.type) {
+      case 'text': {
+        const encoded = encodeContentPart(part, path, context);
+        if (encoded) content.push(encoded);
+        break;
+      }
+      case 'reasoning':
+        if (partExtension(part).reasoningContent) reasoning.push(part.text);
+        else
+          context.losses.dropped(
+            path,
+            part.signature || part.redactedData
+              ? 'chat completions takes no reasoning back; its signature is lost'
+              : 'chat completions takes no reasoning back',
+          );
+        break;
+      case 'tool-call':
+        if (part.signature) context.losses.dropped(`${path}.signature`, 'tool calls carry no signature here');
+        toolCalls.push({
+          id: part.id,
+          type: 'function',
+          function: { name: part.name, arguments: part.arguments },
+        });
+        break;
+      case 'raw': {
+        const raw = readRawValue(part);
+        if (raw && 'contentPart' in raw) content.push(raw.contentPart);
+        else if (raw && 'toolCall' in raw) toolCalls.push(raw.toolCall);
+        else if (raw && 'message' in raw) verbatim.push(raw.message);
+        else context.losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
+        break;
+      }
+      case 'file':
+      case 'tool-result':
+        context.losses.dropped(path, `an assistant message cannot hold a ${part.type} part`);
+        break;
+      default: {
+        const unreachable: never = part;
+        return unreachable;
+      }
+    }
+  }
+  const empty = toolCalls.length > 0 || Object.keys(fields).length > 0 ? null : '';
+  const assistant: JsonRecord = {
+    role: 'assistant',
+    content: content.length > 0 ? collapseContent(content) : empty,
+    ...named(message.name),
+    ...(reasoning.length > 0 && { reasoning_content: reasoning.join('') }),
+    ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+    ...fields,
+  };
+  return [assistant, ...verbatim];
+}
+
+/** Separates the raw part holding message-level fields from the content. */
+function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonRecord } {
+  const rest: Located[] = [];
+  const fields: JsonRecord = {};
+  for (const located of parts) {
+    const raw = located.part.type === 'raw' ? readRawValue(located.part) : undefined;
+    if (raw && 'messageFields' in raw) Object.assign(fields, raw.messageFields);
+    else rest.push(located);
+  }
+  return { rest, fields };
+}
+
+function named(name: string | undefined): JsonRecord {
+  return name !== undefined ? { name } : {};
+}

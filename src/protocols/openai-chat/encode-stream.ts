@@ -1,0 +1,154 @@
+import type { StreamEvent } from '../../ir/stream-event.js';
+import type { Usage } from '../../ir/usage.js';
+import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
+import type { JsonRecord } from './json-value.js';
+import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { chatCompletionId } from './openai-chat-ids.js';
+
+const DONE = 'data: [DONE]\n\n';
+
+/**
+ * Canonical events -> chat completion chunks, as OpenAI streams them
+ * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming): a first chunk with
+ * `delta: {role: 'assistant', content: ''}`, content / `reasoning_content` / `tool_calls` deltas
+ * (tool call indexes counted from 0, id and name in the first piece), a chunk with
+ * `finish_reason`, then the usage chunk (`choices: []`) only when the client asked for it with
+ * `stream_options.include_usage`, then `data: [DONE]`.
+ */
+export class OpenAIChatStreamEncoder implements StreamEncoder {
+  private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
+  private id = '';
+  private created = 0;
+  private started = false;
+  private readonly toolIndexes = new Map<number, number>();
+  private usage: Usage | undefined;
+
+  constructor(private readonly options: StreamEncoderOptions) {}
+
+  push(event: StreamEvent): string {
+    if (this.phase === 'failed') return '';
+    if (this.phase === 'finished') {
+      if (event.type === 'usage') this.usage = event.usage;
+      return '';
+    }
+    switch (event.type) {
+      case 'response-start':
+        return this.start(event);
+      case 'text-start':
+      case 'text-end':
+        return '';
+      case 'text-delta':
+        return this.chunk({ content: event.text });
+      case 'reasoning-start':
+        if (event.redactedData !== undefined)
+          this.options.losses.dropped(
+            `reasoning[${event.index}].redactedData`,
+            'chat completions has no field for redacted thinking',
+          );
+        return '';
+      case 'reasoning-delta':
+        return this.chunk({ reasoning_content: event.text });
+      case 'reasoning-end':
+        if (event.signature)
+          this.options.losses.dropped(
+            `reasoning[${event.index}].signature`,
+            'chat completions does not keep thinking signatures',
+          );
+        return '';
+      case 'tool-call-start': {
+        const index = this.toolIndexes.size;
+        this.toolIndexes.set(event.index, index);
+        return this.chunk({
+          tool_calls: [
+            { index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } },
+          ],
+        });
+      }
+      case 'tool-call-delta':
+        return this.chunk({
+          tool_calls: [
+            { index: this.toolIndexes.get(event.index) ?? 0, function: { arguments: event.argumentsDelta } },
+          ],
+        });
+      case 'tool-call-end':
+        if (event.signature)
+          this.options.losses.dropped(
+            `tool-call[${event.index}].signature`,
+            'chat completions tool calls carry no signature',
+          );
+        return '';
+      case 'usage':
+        this.usage = event.usage;
+        return '';
+      case 'finish': {
+        if (event.usage) this.usage = event.usage;
+        this.phase = 'finished';
+        const finish = toOpenAIChatFinishReason(event.finishReason, {
+          hasToolCalls: this.toolIndexes.size > 0,
+        });
+        if (!finish.exact)
+          this.options.losses.coerced(
+            'finish_reason',
+            `${event.finishReason.unified} (${event.finishReason.raw ?? 'none'}) goes as ${finish.value}`,
+          );
+        return this.chunk({}, finish.value);
+      }
+      case 'error':
+        this.phase = 'failed';
+        return this.data({
+          error: { message: event.message, type: 'gateway_api_error', param: null, code: event.code ?? null },
+        });
+      default: {
+        const unreachable: never = event;
+        return unreachable;
+      }
+    }
+  }
+
+  end(): string {
+    if (this.phase === 'failed') return '';
+    let text = '';
+    if (this.phase === 'streaming') {
+      this.options.losses.coerced('finish_reason', 'the stream ended without a finish; it goes as stop');
+      text += this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
+    }
+    if (this.options.includeUsage && this.usage)
+      text += this.data({ ...this.envelope(), choices: [], usage: encodeOpenAIChatUsage(this.usage) });
+    return text + DONE;
+  }
+
+  private start(event: { id: string; model: string; created: number }): string {
+    if (this.started) return '';
+    this.started = true;
+    this.id = chatCompletionId(event.id, `${event.model}:${event.created}`);
+    this.created = event.created;
+    return this.chunk({ role: 'assistant', content: '', refusal: null });
+  }
+
+  private chunk(delta: JsonRecord, finishReason: string | null = null): string {
+    const opening = this.started
+      ? ''
+      : this.start({ id: '', model: this.options.model, created: nowSeconds() });
+    return (
+      opening +
+      this.data({
+        ...this.envelope(),
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+        ...(this.options.includeUsage && { usage: null }),
+      })
+    );
+  }
+
+  private envelope(): JsonRecord {
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.options.model };
+  }
+
+  private data(payload: JsonRecord): string {
+    return `data: ${JSON.stringify(payload)}\n\n`;
+  }
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}

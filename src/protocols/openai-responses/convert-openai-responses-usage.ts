@@ -1,0 +1,68 @@
+import type { LossLog } from '../../ir/loss.js';
+import type { Usage } from '../../ir/usage.js';
+import { count, isRecord } from './json-values.js';
+
+/**
+ * Responses usage (https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage):
+ * `input_tokens` includes cached (and cache-write) tokens and `output_tokens` includes reasoning tokens,
+ * which is already the canonical meaning.
+ */
+export function convertOpenAIResponsesUsage(raw: unknown): Usage | undefined {
+  if (!isRecord(raw)) return undefined;
+  const input = count(raw.input_tokens);
+  const output = count(raw.output_tokens);
+  if (input === undefined && output === undefined) return undefined;
+  const inputDetails = isRecord(raw.input_tokens_details) ? raw.input_tokens_details : {};
+  const outputDetails = isRecord(raw.output_tokens_details) ? raw.output_tokens_details : {};
+  return {
+    inputTokens: input,
+    cacheReadTokens: count(inputDetails.cached_tokens) ?? 0,
+    cacheWriteTokens: count(inputDetails.cache_write_tokens) ?? 0,
+    outputTokens: output,
+    reasoningTokens: count(outputDetails.reasoning_tokens) ?? 0,
+    webSearchCalls: 0,
+    estimated: false,
+    raw,
+  };
+}
+
+export interface OpenAIResponsesUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+/**
+ * Canonical usage as the Responses `usage` block. A count the upstream never reported is written
+ * as `fallbackInputTokens` (the gateway's estimate) or 0, and the coercion is recorded.
+ */
+export function toOpenAIResponsesUsage(options: {
+  usage: Usage;
+  losses: LossLog;
+  path: string;
+  fallbackInputTokens?: number;
+}): OpenAIResponsesUsage {
+  const { usage, losses, path } = options;
+  let input = usage.inputTokens;
+  if (input === undefined) {
+    input = options.fallbackInputTokens ?? 0;
+    losses.coerced(`${path}.input_tokens`, `the upstream reported no input tokens; ${input} is an estimate`);
+  }
+  let output = usage.outputTokens;
+  if (output === undefined) {
+    output = 0;
+    losses.coerced(`${path}.output_tokens`, 'the upstream reported no output tokens; 0 is written');
+  }
+  return {
+    input_tokens: input,
+    input_tokens_details: {
+      cached_tokens: usage.cacheReadTokens,
+      ...(usage.cacheWriteTokens > 0 && { cache_write_tokens: usage.cacheWriteTokens }),
+    },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: input + output,
+  };
+}

@@ -1,0 +1,114 @@
+import type { ReasoningPart, TextPart } from '../../ir/content.js';
+import type { LossLog } from '../../ir/loss.js';
+import type { CanonicalReply } from '../../ir/reply.js';
+import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
+import { isRecord, readString, type JsonRecord } from './json-values.js';
+import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import { encodeReasoningItem } from './reasoning-item.js';
+import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
+import { deriveItemId, toResponseId } from './responses-ids.js';
+import { partDetail, PROTOCOL, readRawValue } from './responses-extensions.js';
+
+/**
+ * A canonical reply as a Responses response object (client-api 2.3): text in `message` items,
+ * reasoning in `reasoning` items (summary text, encrypted content), tool calls in
+ * `function_call` items; the finish reason becomes the status (`incomplete` with
+ * `incomplete_details` for length and content filter). Ids are the upstream's when they are
+ * Responses ids, else derived from the reply id.
+ */
+export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): JsonRecord {
+  const id = toResponseId(reply.id);
+  const output: JsonRecord[] = [];
+  const itemId = (prefix: 'msg_' | 'fc_' | 'rs_') =>
+    deriveItemId({ prefix, responseId: id, outputIndex: output.length });
+  let message: { key: string | undefined; item: JsonRecord; content: JsonRecord[] } | undefined;
+  // Text joins the open message item unless it recorded a different item of its own.
+  const messageFor = (recorded: string | undefined) => {
+    if (message && (recorded === undefined || recorded === message.key)) return message;
+    const content: JsonRecord[] = [];
+    message = {
+      key: recorded,
+      item: messageItem({ id: recorded ?? itemId('msg_'), status: 'completed', content }),
+      content,
+    };
+    output.push(message.item);
+    return message;
+  };
+
+  reply.parts.forEach((part, index) => {
+    const path = `parts[${index}]`;
+    const type = part.type;
+    switch (type) {
+      case 'text':
+        messageFor(recordedId(part)).content.push(encodeText(part));
+        return;
+      case 'reasoning':
+        message = undefined;
+        output.push(encodeReasoning(part, itemId('rs_'), path, losses));
+        return;
+      case 'tool-call':
+        message = undefined;
+        if (part.signature !== undefined)
+          losses.dropped(`${path}.signature`, 'Responses function calls carry no signature');
+        output.push(
+          functionCallItem({
+            id: itemId('fc_'),
+            status: 'completed',
+            callId: part.id,
+            name: part.name,
+            arguments: part.arguments,
+          }),
+        );
+        return;
+      case 'raw': {
+        const raw = part.protocol === PROTOCOL ? readRawValue(part.value) : undefined;
+        if (!raw) losses.dropped(path, `a raw ${part.protocol} block has no Responses form`);
+        else if ('item' in raw) {
+          message = undefined;
+          output.push(raw.item);
+        } else messageFor(undefined).content.push(raw.content);
+        return;
+      }
+      case 'file':
+      case 'tool-result':
+        losses.dropped(path, `a ${type} part has no place in a Responses reply`);
+        return;
+      default: {
+        const never: never = type;
+        return never;
+      }
+    }
+  });
+
+  const kept = reply.extensions[PROTOCOL];
+  return buildResponseObject({
+    id,
+    model: reply.model,
+    created: reply.created,
+    ending: toOpenAIResponsesEnding(reply.finishReason),
+    output,
+    usage: toOpenAIResponsesUsage({ usage: reply.usage, losses, path: 'usage' }),
+    ...(kept && { kept }),
+  });
+}
+
+/** The message item id a text part recorded, when it came from a Responses reply. */
+function recordedId(part: TextPart): string | undefined {
+  const item = partDetail(part.extensions)?.item;
+  return isRecord(item) ? readString(item.id) : undefined;
+}
+
+function encodeText(part: TextPart): JsonRecord {
+  const detail = partDetail(part.extensions);
+  if (detail?.refusal === true) return { type: 'refusal', refusal: part.text };
+  const content = outputText(part.text);
+  if (Array.isArray(detail?.annotations)) content.annotations = detail.annotations;
+  if (Array.isArray(detail?.logprobs)) content.logprobs = detail.logprobs;
+  return content;
+}
+
+function encodeReasoning(part: ReasoningPart, id: string, path: string, losses: LossLog): JsonRecord {
+  if (part.signature !== undefined)
+    losses.dropped(`${path}.signature`, 'Responses reasoning carries no signature');
+  return encodeReasoningItem(part, id);
+}

@@ -1,0 +1,357 @@
+import type { LossLog } from '../../ir/loss.js';
+import type { FinishReason } from '../../ir/reply.js';
+import type { StreamEvent } from '../../ir/stream-event.js';
+import { emptyUsage, type Usage } from '../../ir/usage.js';
+import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { formatSseEvent } from '../sse/sse-event-reader.js';
+import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
+import type { JsonRecord } from './json-values.js';
+import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
+import { deriveItemId, toResponseId } from './responses-ids.js';
+
+interface MessageState {
+  outputIndex: number;
+  id: string;
+  content: JsonRecord[];
+  openParts: number;
+  /** No more text parts join it: another item began after it. */
+  sealed: boolean;
+}
+
+type Block =
+  | { kind: 'text'; message: MessageState; contentIndex: number; text: string }
+  | {
+      kind: 'reasoning';
+      outputIndex: number;
+      id: string;
+      redactedData: string | undefined;
+      text: string;
+      partOpen: boolean;
+    }
+  | { kind: 'tool-call'; outputIndex: number; id: string; callId: string; name: string; arguments: string };
+
+type Phase = 'before-start' | 'streaming' | 'awaiting-usage' | 'closed';
+
+/**
+ * Canonical events -> Responses stream events, as the API streams them
+ * (https://platform.openai.com/docs/api-reference/responses-streaming; client-api section 6):
+ * `event: <type>` and `data` with `type` and `sequence_number` from 0. A text block is a content
+ * part of a message item, a reasoning block a reasoning item with one summary part, a tool call a
+ * function_call item. The final `response.completed` (or `response.incomplete` / `response.failed`)
+ * carries the whole response with usage; when the finish came without usage it waits for a
+ * trailing usage event or the end of the stream.
+ */
+export class OpenAIResponsesStreamEncoder implements StreamEncoder {
+  private phase: Phase = 'before-start';
+  private sequence = 0;
+  private responseId = '';
+  private created = 0;
+  private readonly output: JsonRecord[] = [];
+  private readonly blocks = new Map<number, Block>();
+  private message: MessageState | undefined;
+  private usage: Usage | undefined;
+  private finishReason: FinishReason = { unified: 'other', raw: undefined };
+
+  constructor(private readonly options: StreamEncoderOptions) {}
+
+  private get losses(): LossLog {
+    return this.options.losses;
+  }
+
+  push(event: StreamEvent): string {
+    if (this.phase === 'closed') return '';
+    const out: string[] = [];
+    if (this.phase === 'awaiting-usage') {
+      if (event.type === 'usage') this.usage = event.usage;
+      this.terminal(out);
+      if (event.type === 'error') this.error(out, event);
+      return out.join('');
+    }
+    if (event.type === 'error') {
+      this.error(out, event);
+      return out.join('');
+    }
+    if (this.phase === 'before-start') {
+      this.start(out, event.type === 'response-start' ? event : { id: '', created: 0 });
+      if (event.type === 'response-start') return out.join('');
+    }
+    const type = event.type;
+    switch (type) {
+      case 'response-start':
+        break;
+      case 'text-start':
+        this.textStart(out, event.index);
+        break;
+      case 'text-delta': {
+        const block = this.blocks.get(event.index);
+        if (block?.kind !== 'text') break;
+        block.text += event.text;
+        this.emit(out, 'response.output_text.delta', {
+          ...this.at(block.message),
+          content_index: block.contentIndex,
+          delta: event.text,
+          logprobs: [],
+        });
+        break;
+      }
+      case 'reasoning-start':
+        this.itemStart(out);
+        this.reasoningStart(out, event.index, event.redactedData);
+        break;
+      case 'reasoning-delta': {
+        const block = this.blocks.get(event.index);
+        if (block?.kind !== 'reasoning') break;
+        const at = { item_id: block.id, output_index: block.outputIndex, summary_index: 0 };
+        if (!block.partOpen) {
+          block.partOpen = true;
+          this.emit(out, 'response.reasoning_summary_part.added', {
+            ...at,
+            part: { type: 'summary_text', text: '' },
+          });
+        }
+        block.text += event.text;
+        this.emit(out, 'response.reasoning_summary_text.delta', { ...at, delta: event.text });
+        break;
+      }
+      case 'tool-call-start': {
+        this.itemStart(out);
+        const outputIndex = this.output.length;
+        const id = deriveItemId({ prefix: 'fc_', responseId: this.responseId, outputIndex });
+        const block: Block = {
+          kind: 'tool-call',
+          outputIndex,
+          id,
+          callId: event.id,
+          name: event.name,
+          arguments: '',
+        };
+        this.blocks.set(event.index, block);
+        this.addItem(out, this.callItem(block, 'in_progress'));
+        break;
+      }
+      case 'tool-call-delta': {
+        const block = this.blocks.get(event.index);
+        if (block?.kind !== 'tool-call') break;
+        block.arguments += event.argumentsDelta;
+        this.emit(out, 'response.function_call_arguments.delta', {
+          item_id: block.id,
+          output_index: block.outputIndex,
+          delta: event.argumentsDelta,
+        });
+        break;
+      }
+      case 'text-end':
+      case 'reasoning-end':
+      case 'tool-call-end':
+        if (type !== 'text-end' && event.signature !== undefined) {
+          const kind = type === 'reasoning-end' ? 'reasoning items' : 'function calls';
+          this.losses.dropped(
+            `stream.blocks[${event.index}].signature`,
+            `Responses ${kind} carry no signature`,
+          );
+        }
+        this.close(out, event.index);
+        break;
+      case 'usage':
+        this.usage = event.usage;
+        break;
+      case 'finish':
+        this.closeAll(out);
+        this.finishReason = event.finishReason;
+        if (event.usage) this.usage = event.usage;
+        if (event.usage) this.terminal(out);
+        else this.phase = 'awaiting-usage';
+        break;
+      default: {
+        const never: never = type;
+        return never;
+      }
+    }
+    return out.join('');
+  }
+
+  end(): string {
+    const out: string[] = [];
+    if (this.phase === 'streaming') this.closeAll(out);
+    if (this.phase === 'streaming' || this.phase === 'awaiting-usage') this.terminal(out);
+    this.phase = 'closed';
+    return out.join('');
+  }
+
+  private start(out: string[], event: { id: string; created: number }): void {
+    this.phase = 'streaming';
+    this.responseId = toResponseId(event.id);
+    this.created = event.created;
+    const response = this.response({ status: 'in_progress', incomplete_details: null, error: null }, null);
+    this.emit(out, 'response.created', { response });
+    this.emit(out, 'response.in_progress', { response });
+  }
+
+  /** A reasoning or tool-call item begins: the open message takes no more text parts. */
+  private itemStart(out: string[]): void {
+    const message = this.message;
+    this.message = undefined;
+    if (!message) return;
+    message.sealed = true;
+    if (message.openParts === 0) this.messageDone(out, message);
+  }
+
+  private textStart(out: string[], index: number): void {
+    let message = this.message;
+    if (!message) {
+      const outputIndex = this.output.length;
+      const id = deriveItemId({ prefix: 'msg_', responseId: this.responseId, outputIndex });
+      message = { outputIndex, id, content: [], openParts: 0, sealed: false };
+      this.message = message;
+      this.addItem(out, messageItem({ id, status: 'in_progress', content: [] }));
+    }
+    const contentIndex = message.content.length;
+    message.content.push(outputText(''));
+    message.openParts += 1;
+    this.blocks.set(index, { kind: 'text', message, contentIndex, text: '' });
+    this.emit(out, 'response.content_part.added', {
+      ...this.at(message),
+      content_index: contentIndex,
+      part: outputText(''),
+    });
+  }
+
+  private reasoningStart(out: string[], index: number, redactedData: string | undefined): void {
+    const outputIndex = this.output.length;
+    const id = deriveItemId({ prefix: 'rs_', responseId: this.responseId, outputIndex });
+    const block: Block = { kind: 'reasoning', outputIndex, id, redactedData, text: '', partOpen: false };
+    this.blocks.set(index, block);
+    this.addItem(out, this.reasoningItem(block));
+  }
+
+  private close(out: string[], index: number): void {
+    const block = this.blocks.get(index);
+    if (!block) return;
+    this.blocks.delete(index);
+    const kind = block.kind;
+    switch (kind) {
+      case 'text': {
+        const { message, contentIndex, text } = block;
+        const at = { ...this.at(message), content_index: contentIndex };
+        this.emit(out, 'response.output_text.done', { ...at, text, logprobs: [] });
+        message.content[contentIndex] = outputText(text);
+        this.emit(out, 'response.content_part.done', { ...at, part: outputText(text) });
+        message.openParts -= 1;
+        if (message.sealed && message.openParts === 0) this.messageDone(out, message);
+        return;
+      }
+      case 'reasoning': {
+        if (block.partOpen) {
+          const at = { item_id: block.id, output_index: block.outputIndex, summary_index: 0 };
+          this.emit(out, 'response.reasoning_summary_text.done', { ...at, text: block.text });
+          this.emit(out, 'response.reasoning_summary_part.done', {
+            ...at,
+            part: { type: 'summary_text', text: block.text },
+          });
+        }
+        this.itemDone(out, block.outputIndex, this.reasoningItem(block));
+        return;
+      }
+      case 'tool-call': {
+        this.emit(out, 'response.function_call_arguments.done', {
+          item_id: block.id,
+          output_index: block.outputIndex,
+          name: block.name,
+          arguments: block.arguments,
+        });
+        this.itemDone(out, block.outputIndex, this.callItem(block, 'completed'));
+        return;
+      }
+      default: {
+        const never: never = kind;
+        return never;
+      }
+    }
+  }
+
+  private closeAll(out: string[]): void {
+    for (const index of [...this.blocks.keys()]) this.close(out, index);
+    this.itemStart(out);
+  }
+
+  private messageDone(out: string[], message: MessageState): void {
+    this.itemDone(
+      out,
+      message.outputIndex,
+      messageItem({ id: message.id, status: 'completed', content: message.content }),
+    );
+  }
+
+  private addItem(out: string[], item: JsonRecord): void {
+    const outputIndex = this.output.length;
+    this.output.push(item);
+    this.emit(out, 'response.output_item.added', { output_index: outputIndex, item });
+  }
+
+  private itemDone(out: string[], outputIndex: number, item: JsonRecord): void {
+    this.output[outputIndex] = item;
+    this.emit(out, 'response.output_item.done', { output_index: outputIndex, item });
+  }
+
+  private reasoningItem(block: Extract<Block, { kind: 'reasoning' }>): JsonRecord {
+    const item: JsonRecord = { id: block.id, type: 'reasoning', summary: [] };
+    if (block.text !== '') item.summary = [{ type: 'summary_text', text: block.text }];
+    if (block.redactedData !== undefined) item.encrypted_content = block.redactedData;
+    return item;
+  }
+
+  private callItem(
+    block: Extract<Block, { kind: 'tool-call' }>,
+    status: 'in_progress' | 'completed',
+  ): JsonRecord {
+    return functionCallItem({
+      id: block.id,
+      status,
+      callId: block.callId,
+      name: block.name,
+      arguments: block.arguments,
+    });
+  }
+
+  /** The terminal lifecycle event, with the whole response and its usage. */
+  private terminal(out: string[]): void {
+    const ending = toOpenAIResponsesEnding(this.finishReason);
+    const usage = toOpenAIResponsesUsage({
+      usage: this.usage ?? emptyUsage(),
+      losses: this.losses,
+      path: 'stream.usage',
+      fallbackInputTokens: this.options.estimatedInputTokens,
+    });
+    this.emit(out, `response.${ending.status}`, { response: this.response(ending, usage) });
+    this.phase = 'closed';
+  }
+
+  private error(out: string[], event: { message: string; code?: string }): void {
+    this.emit(out, 'error', { code: event.code ?? null, message: event.message, param: null });
+    this.phase = 'closed';
+  }
+
+  private response(
+    ending: Parameters<typeof buildResponseObject>[0]['ending'],
+    usage: Parameters<typeof buildResponseObject>[0]['usage'],
+  ): JsonRecord {
+    return buildResponseObject({
+      id: this.responseId,
+      model: this.options.model,
+      created: this.created,
+      ending,
+      output: [...this.output],
+      usage,
+    });
+  }
+
+  private at(message: MessageState): { item_id: string; output_index: number } {
+    return { item_id: message.id, output_index: message.outputIndex };
+  }
+
+  private emit(out: string[], type: string, data: JsonRecord): void {
+    const payload = { type, sequence_number: this.sequence++, ...data };
+    out.push(formatSseEvent({ event: type, data: JSON.stringify(payload) }));
+  }
+}

@@ -1,0 +1,147 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { FileFetchOptions } from '../files/fetch-file-data.js';
+import { LossLog } from '../ir/loss.js';
+import type { CanonicalRequest, ReasoningEffort } from '../ir/request.js';
+import { mapUpstreamModel } from '../providers/map-upstream-model.js';
+import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
+import { findProvider } from '../providers/registry.js';
+import type { ProtocolName } from '../protocols/protocol-codec.js';
+import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
+import type { RoutableChannel } from '../routing/routing-catalog.js';
+import { convertReply, convertStream } from './convert.js';
+import { passthroughReply, passthroughStream } from './passthrough.js';
+import { resolveLinkedFiles } from './resolve-linked-files.js';
+import type { ReplyTransform, StreamTransform } from './transforms.js';
+
+/** How one request goes to one channel: the body to send and what to do with the reply. */
+export interface UpstreamPlan {
+  mode: 'passthrough' | 'convert';
+  endpoint: UpstreamEndpoint;
+  upstreamModel: string;
+  body: Record<string, unknown>;
+  /** Client headers that travel on (same-protocol only), such as `anthropic-beta`. */
+  extraHeaders: Record<string, string>;
+  /** The client's query string (same-protocol only), such as `beta=true`. */
+  query: string;
+  reply(): ReplyTransform;
+  stream(): StreamTransform;
+}
+
+export interface PlannerInput {
+  clientProtocol: ProtocolName;
+  body: Record<string, unknown>;
+  /** The public model (modifier stripped) and the model name as the client wrote it. */
+  model: string;
+  requestedModel: string;
+  effort: ReasoningEffort | undefined;
+  stream: boolean;
+  /** Whether an OpenAI chat client asked for the usage chunk (`stream_options.include_usage`). */
+  clientWantsUsage: boolean;
+  estimatedInputTokens: number;
+  defaultMaxTokens: number;
+  forwardedHeaders: Record<string, string>;
+  query: string;
+  files: FileFetchOptions;
+  losses: LossLog;
+}
+
+/** Upstream protocols that cannot fetch linked files themselves: links are downloaded first. */
+const needsInlineFiles: ReadonlySet<ProtocolName> = new Set(['anthropic-messages', 'gemini']);
+
+/**
+ * Plans each channel: passthrough when the upstream speaks the client's protocol (DESIGN
+ * principle 3), otherwise decode -> canonical -> encode into the upstream's protocol. An effort
+ * modifier is applied through the canonical form even on the same protocol.
+ */
+export function createPlanner(
+  input: PlannerInput,
+): (channel: RoutableChannel) => Promise<UpstreamPlan | undefined> {
+  const client = protocols[input.clientProtocol];
+  let canonical: CanonicalRequest | undefined;
+  const decoded = () => {
+    if (!canonical) {
+      try {
+        canonical = client.codec.decodeRequest(input.body, {
+          losses: input.losses,
+          model: input.model,
+          stream: input.stream,
+        });
+      } catch (error) {
+        if (error instanceof GatewayError) throw error;
+        throw new GatewayError('request_conversion_failed', {
+          detail: error instanceof Error ? error.message : String(error),
+        });
+      }
+      if (input.effort)
+        canonical = { ...canonical, reasoning: { ...canonical.reasoning, effort: input.effort } };
+    }
+    return canonical;
+  };
+  const withFiles = new Map<ProtocolName, Promise<CanonicalRequest>>();
+  const resolvedFor = (protocol: ProtocolName) => {
+    let resolved = withFiles.get(protocol);
+    if (!resolved) {
+      resolved = needsInlineFiles.has(protocol)
+        ? resolveLinkedFiles(decoded(), input.files)
+        : Promise.resolve(decoded());
+      withFiles.set(protocol, resolved);
+    }
+    return resolved;
+  };
+
+  return async (channel) => {
+    const provider = findProvider(channel.type);
+    if (!provider) return undefined;
+    const upstreamModel = mapUpstreamModel(channel, input.model);
+    if (provider.upstreamEndpoints.includes(client.upstreamEndpoint) && !input.effort) {
+      const prepared = client.passthrough.prepareRequest(input.body, { upstreamModel });
+      return {
+        mode: 'passthrough',
+        endpoint: client.upstreamEndpoint,
+        upstreamModel,
+        body: prepared.body,
+        extraHeaders: input.forwardedHeaders,
+        query: input.query,
+        reply: () => passthroughReply(client.passthrough),
+        stream: () => passthroughStream(client.passthrough, { hideUsageEvents: prepared.hideUsageEvents }),
+      };
+    }
+    const upstreamProtocol = provider.upstreamEndpoints.includes(client.upstreamEndpoint)
+      ? input.clientProtocol
+      : provider.upstreamEndpoints.map(protocolOfEndpoint).find((name) => name !== undefined);
+    if (!upstreamProtocol) return undefined;
+    const upstream = protocols[upstreamProtocol];
+    const request = { ...(await resolvedFor(upstreamProtocol)), model: upstreamModel, stream: input.stream };
+    const body = upstream.codec.encodeRequest(request, {
+      losses: input.losses,
+      defaultMaxTokens: input.defaultMaxTokens,
+    });
+    return {
+      mode: 'convert',
+      endpoint: upstream.upstreamEndpoint,
+      upstreamModel,
+      body,
+      extraHeaders: {},
+      query: '',
+      reply: () =>
+        convertReply({
+          upstream: upstream.codec,
+          client: client.codec,
+          losses: input.losses,
+          model: input.requestedModel,
+        }),
+      stream: () =>
+        convertStream({
+          upstream: upstream.codec,
+          client: client.codec,
+          losses: input.losses,
+          encoder: {
+            losses: input.losses,
+            estimatedInputTokens: input.estimatedInputTokens,
+            model: input.requestedModel,
+            includeUsage: input.clientWantsUsage,
+          },
+        }),
+    };
+  };
+}

@@ -1,0 +1,470 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LossLog } from '../../../src/ir/loss.js';
+import type { StreamEvent } from '../../../src/ir/stream-event.js';
+import { openAIChatCodec } from '../../../src/protocols/openai-chat/codec.js';
+import { startFakeOpenAI } from '../../fakes/fake-openai.js';
+import type { FakeUpstream } from '../../fakes/fake-upstream.js';
+import { decodeInPieces, expectStreamGrammar, fixtureText } from './helpers.js';
+
+const streamFixtures = [
+  'stream-text.txt',
+  'stream-tool-calls.txt',
+  'stream-deepseek-reasoning.txt',
+  'stream-error.txt',
+  'stream-cut-off.txt',
+];
+
+function decodeWhole(text: string, losses = new LossLog()): StreamEvent[] {
+  return decodeInPieces(openAIChatCodec.createStreamDecoder(losses), new TextEncoder().encode(text), []);
+}
+
+/** SSE text from chunk objects, as an upstream writes them. */
+function sse(...chunks: unknown[]): string {
+  return chunks
+    .map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`)
+    .join('');
+}
+
+const delta = (value: Record<string, unknown>, finish: string | null = null, index = 0) => ({
+  id: 'chatcmpl-t',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index, delta: value, finish_reason: finish }],
+});
+
+describe('stream fixtures', () => {
+  test('stream-text.txt: text deltas, finish with the usage of the usage-only chunk', () => {
+    const events = decodeWhole(fixtureText('stream-text.txt'));
+    expect(events[0]).toEqual({
+      type: 'response-start',
+      id: 'chatcmpl-BtR2mYkq8sVd0uFh3LwPz6nJcEoXa',
+      model: 'gpt-4o-2024-08-06',
+      created: 1752150400,
+    });
+    expect(events[1]).toEqual({ type: 'text-start', index: 0 });
+    const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
+    expect(text).toBe('Paris has the Eiffel Tower — 埃菲尔铁塔 🗼.');
+    expect(events.at(-2)).toEqual({ type: 'text-end', index: 0 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: 19, outputTokens: 10, cacheReadTokens: 0, reasoningTokens: 0, estimated: false },
+    });
+    expect(events).toHaveLength(14);
+  });
+
+  test('stream-tool-calls.txt: two calls, each started with its id and name, arguments in pieces', () => {
+    expect(decodeWhole(fixtureText('stream-tool-calls.txt'))).toMatchInlineSnapshot(`
+      [
+        {
+          "created": 1752150600,
+          "id": "chatcmpl-BtR5cUx1TzoQn7H2mWb9yKfLsD4aE",
+          "model": "gpt-4.1-2025-04-14",
+          "type": "response-start",
+        },
+        {
+          "id": "call_8uPe1mXkR2yQz3",
+          "index": 0,
+          "name": "get_weather",
+          "type": "tool-call-start",
+        },
+        {
+          "argumentsDelta": "{"ci",
+          "index": 0,
+          "type": "tool-call-delta",
+        },
+        {
+          "argumentsDelta": "ty":",
+          "index": 0,
+          "type": "tool-call-delta",
+        },
+        {
+          "argumentsDelta": " "Par",
+          "index": 0,
+          "type": "tool-call-delta",
+        },
+        {
+          "argumentsDelta": "is"}",
+          "index": 0,
+          "type": "tool-call-delta",
+        },
+        {
+          "index": 0,
+          "type": "tool-call-end",
+        },
+        {
+          "id": "call_Qm4hT7bNw9LsA1",
+          "index": 1,
+          "name": "get_weather",
+          "type": "tool-call-start",
+        },
+        {
+          "argumentsDelta": "{"city"",
+          "index": 1,
+          "type": "tool-call-delta",
+        },
+        {
+          "argumentsDelta": ": "Lyon"}",
+          "index": 1,
+          "type": "tool-call-delta",
+        },
+        {
+          "index": 1,
+          "type": "tool-call-end",
+        },
+        {
+          "finishReason": {
+            "raw": "tool_calls",
+            "unified": "tool-calls",
+          },
+          "type": "finish",
+        },
+      ]
+    `);
+  });
+
+  test('stream-deepseek-reasoning.txt: reasoning_content, then content; usage in the finishing chunk', () => {
+    expect(decodeWhole(fixtureText('stream-deepseek-reasoning.txt'))).toMatchInlineSnapshot(`
+      [
+        {
+          "created": 1737019900,
+          "id": "8f0b4a62-3d1e-4c7a-9b55-2e6f1d0c9a73",
+          "model": "deepseek-reasoner",
+          "type": "response-start",
+        },
+        {
+          "index": 0,
+          "type": "reasoning-start",
+        },
+        {
+          "index": 0,
+          "text": "Compare",
+          "type": "reasoning-delta",
+        },
+        {
+          "index": 0,
+          "text": " the tenths:",
+          "type": "reasoning-delta",
+        },
+        {
+          "index": 0,
+          "text": " 1 < 8",
+          "type": "reasoning-delta",
+        },
+        {
+          "index": 0,
+          "text": ".",
+          "type": "reasoning-delta",
+        },
+        {
+          "index": 0,
+          "type": "reasoning-end",
+        },
+        {
+          "index": 1,
+          "type": "text-start",
+        },
+        {
+          "index": 1,
+          "text": "9.11",
+          "type": "text-delta",
+        },
+        {
+          "index": 1,
+          "text": " is",
+          "type": "text-delta",
+        },
+        {
+          "index": 1,
+          "text": " smaller.",
+          "type": "text-delta",
+        },
+        {
+          "index": 1,
+          "type": "text-end",
+        },
+        {
+          "finishReason": {
+            "raw": "stop",
+            "unified": "stop",
+          },
+          "type": "finish",
+          "usage": {
+            "cacheReadTokens": 0,
+            "cacheWriteTokens": 0,
+            "estimated": false,
+            "inputTokens": 17,
+            "outputTokens": 40,
+            "raw": {
+              "completion_tokens": 40,
+              "completion_tokens_details": {
+                "reasoning_tokens": 28,
+              },
+              "prompt_cache_hit_tokens": 0,
+              "prompt_cache_miss_tokens": 17,
+              "prompt_tokens": 17,
+              "prompt_tokens_details": {
+                "cached_tokens": 0,
+              },
+              "total_tokens": 57,
+            },
+            "reasoningTokens": 28,
+            "webSearchCalls": 0,
+          },
+        },
+      ]
+    `);
+  });
+
+  test('stream-error.txt: an error event ends the stream', () => {
+    const events = decodeWhole(fixtureText('stream-error.txt'));
+    expect(events.slice(-2)).toEqual([
+      { type: 'text-delta', index: 0, text: ' is' },
+      {
+        type: 'error',
+        message: 'The server had an error while processing your request. Sorry about that!',
+        code: 'server_error',
+      },
+    ]);
+  });
+
+  test('stream-cut-off.txt: end() closes the open call and finishes with `other`', () => {
+    const events = decodeWhole(fixtureText('stream-cut-off.txt'));
+    expect(events.slice(-6)).toEqual([
+      { type: 'text-delta', index: 0, text: 'Paris is' },
+      { type: 'text-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_cut', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"ci' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'finish', finishReason: { unified: 'other', raw: undefined } },
+    ]);
+  });
+
+  test.each(streamFixtures)('%s: the same events at every split point, and the grammar holds', (name) => {
+    const bytes = new TextEncoder().encode(fixtureText(name));
+    const whole = decodeInPieces(openAIChatCodec.createStreamDecoder(new LossLog()), bytes, []);
+    expectStreamGrammar(whole);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const events = decodeInPieces(openAIChatCodec.createStreamDecoder(new LossLog()), bytes, [cut]);
+      if (JSON.stringify(events) !== JSON.stringify(whole))
+        expect(events, `split at byte ${cut}`).toEqual(whole);
+    }
+    const everyByte = Array.from({ length: bytes.length - 1 }, (_, index) => index + 1);
+    expect(decodeInPieces(openAIChatCodec.createStreamDecoder(new LossLog()), bytes, everyByte)).toEqual(
+      whole,
+    );
+  });
+
+  test('the splits include cuts inside multi-byte characters and inside `data:`', () => {
+    const text = fixtureText('stream-text.txt');
+    const bytes = new TextEncoder().encode(text);
+    const emoji = Buffer.from(text).indexOf(Buffer.from('🗼'));
+    expect(emoji).toBeGreaterThan(0);
+    expect(new TextDecoder().decode(bytes.subarray(0, emoji + 2))).toContain('\uFFFD');
+    const whole = decodeWhole(text);
+    for (const cut of [emoji + 1, emoji + 2, emoji + 3, text.indexOf('data:', 10) + 2]) {
+      expect(decodeInPieces(openAIChatCodec.createStreamDecoder(new LossLog()), bytes, [cut])).toEqual(whole);
+    }
+  });
+});
+
+describe('stream decoder state machine', () => {
+  test('a usage-only chunk before the finish does not end the stream; a later one trails the finish', () => {
+    const usage = { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 };
+    const events = decodeWhole(
+      sse(
+        { ...delta({ content: 'a' }), usage },
+        { ...delta({}), choices: [], usage },
+        delta({}, 'length'),
+        { ...delta({}), choices: [], usage: { ...usage, completion_tokens: 2 } },
+        { ...delta({}), choices: [], usage: { ...usage, completion_tokens: 3 } },
+        '[DONE]',
+      ),
+    );
+    expect(events.map((event) => event.type)).toEqual([
+      'response-start',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish',
+      'usage',
+    ]);
+    expect(events[4]).toMatchObject({ finishReason: { unified: 'length' }, usage: { outputTokens: 2 } });
+    expect(events[5]).toMatchObject({ usage: { outputTokens: 3 } });
+    expectStreamGrammar(events);
+  });
+
+  test('a tool call whose name comes after its first piece starts once named, with the arguments held so far', () => {
+    const events = decodeWhole(
+      sse(
+        delta({ tool_calls: [{ index: 0, id: 'call_a', function: { arguments: '{"x"' } }] }),
+        delta({ tool_calls: [{ index: 0, function: { name: 'f', arguments: ':1}' } }] }),
+        delta({}, 'tool_calls'),
+      ),
+    );
+    expect(events.slice(1)).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"x":1}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
+    ]);
+  });
+
+  test('calls that all say index 0 but carry new ids are separate calls; ids are made when missing', () => {
+    const events = decodeWhole(
+      sse(
+        delta({
+          tool_calls: [
+            { index: 0, id: 'call_a', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        }),
+        delta({
+          tool_calls: [
+            { index: 0, id: 'call_b', type: 'function', function: { name: 'g', arguments: '{}' } },
+          ],
+        }),
+        delta({ tool_calls: [{ index: 1, type: 'function', function: { name: 'h', arguments: '{}' } }] }),
+        delta({}, 'tool_calls'),
+      ),
+    );
+    expectStreamGrammar(events);
+    const starts = events.filter((event) => event.type === 'tool-call-start');
+    expect(starts).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
+      {
+        type: 'tool-call-start',
+        index: 2,
+        id: expect.stringMatching(/^call_[0-9a-f]{24}$/) as unknown,
+        name: 'h',
+      },
+    ]);
+  });
+
+  test('what cannot be kept is recorded: other choices, late arguments, refusals, chunks that are not JSON, unnamed calls', () => {
+    const losses = new LossLog();
+    const events = decodeWhole(
+      sse(
+        delta({ tool_calls: [{ index: 0, id: 'call_a', function: { name: 'f', arguments: '{' } }] }),
+        delta({ content: 'x' }),
+        delta({ tool_calls: [{ index: 0, function: { arguments: '}' } }] }),
+        delta({ content: 'other' }, null, 1),
+        delta({ refusal: 'No.' }),
+        'not json',
+        delta({ tool_calls: [{ index: 5, id: 'call_z', function: { arguments: '{}' } }] }),
+        delta({}, 'stop'),
+        '[DONE]',
+      ),
+      losses,
+    );
+    expectStreamGrammar(events);
+    expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []))).toEqual([
+      'x',
+      'No.',
+    ]);
+    expect(events).toContainEqual({ type: 'tool-call-start', index: 2, id: 'call_z', name: '' });
+    expect(losses.losses).toMatchInlineSnapshot(`
+      [
+        {
+          "kind": "dropped",
+          "path": "tool_calls[0]",
+          "reason": "arguments after the call ended were dropped",
+        },
+        {
+          "kind": "dropped",
+          "path": "choices",
+          "reason": "only the first choice is kept",
+        },
+        {
+          "kind": "coerced",
+          "path": "choices[0].delta.refusal",
+          "reason": "a refusal streams as plain text",
+        },
+        {
+          "kind": "dropped",
+          "path": "stream",
+          "reason": "a chunk that is not a JSON object was skipped",
+        },
+        {
+          "kind": "coerced",
+          "path": "tool_calls[5].function.name",
+          "reason": "the upstream never named this tool call",
+        },
+      ]
+    `);
+  });
+
+  test('an empty upstream body still gives a well-formed stream', () => {
+    const events = decodeWhole('');
+    expectStreamGrammar(events);
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'finish']);
+  });
+
+  test('nothing after [DONE] or after an error', () => {
+    const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+    const afterDone = [
+      ...decoder.push({ data: JSON.stringify(delta({ content: 'a' }, 'stop')) }),
+      ...decoder.push({ data: '[DONE]' }),
+    ];
+    expect(decoder.push({ data: JSON.stringify(delta({ content: 'b' })) })).toEqual([]);
+    expect(decoder.end()).toEqual([]);
+    expectStreamGrammar(afterDone);
+    const failing = openAIChatCodec.createStreamDecoder(new LossLog());
+    failing.push({ data: JSON.stringify({ error: { message: 'boom', code: 429 } }) });
+    expect(failing.push({ data: JSON.stringify(delta({ content: 'b' })) })).toEqual([]);
+    expect(failing.end()).toEqual([]);
+  });
+});
+
+describe('against the fake OpenAI upstream', () => {
+  let fake: FakeUpstream;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ apiKey: 'k' });
+  });
+  afterAll(() => fake.close());
+
+  test.each([false, true])(
+    'a streamed reply (tools: %s) decodes into grammatical events',
+    async (withTools) => {
+      const request = openAIChatCodec.encodeRequest(
+        {
+          model: 'gpt-4o',
+          system: [],
+          messages: [{ role: 'user', parts: [{ type: 'text', text: 'Weather in Paris?' }] }],
+          tools: withTools ? [{ type: 'function', name: 'get_weather', parameters: { type: 'object' } }] : [],
+          stream: true,
+          extensions: {},
+        },
+        { losses: new LossLog(), defaultMaxTokens: 8192 },
+      );
+      const response = await fetch(`${fake.origin}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const events = decodeInPieces(
+        openAIChatCodec.createStreamDecoder(new LossLog()),
+        bytes,
+        [7, 100, 101, 333],
+      );
+      expectStreamGrammar(events);
+      const finish = events.at(-1);
+      expect(finish).toMatchObject({
+        type: 'finish',
+        finishReason: { unified: withTools ? 'tool-calls' : 'stop' },
+        usage: { inputTokens: 20, outputTokens: 12, cacheReadTokens: 8, reasoningTokens: 5 },
+      });
+      if (withTools) {
+        const args = events.flatMap((event) =>
+          event.type === 'tool-call-delta' ? [event.argumentsDelta] : [],
+        );
+        expect(args.join('')).toBe('{"query":"weather in Paris"}');
+      } else {
+        const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []));
+        expect(text.join('')).toBe('Hello from fake OpenAI.');
+      }
+    },
+  );
+});
