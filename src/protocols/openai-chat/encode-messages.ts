@@ -57,12 +57,27 @@ function encodeSystem(
   const located = system.map((part, index) => ({ part, path: `system[${index}]` }));
   const shapes = context.extension.systemMessages;
   const total = shapes?.reduce((sum, shape) => sum + shape.parts, 0);
-  if (!shapes || total !== system.length) return [encodeSystemMessage('system', located, undefined, context)];
+  if (!shapes || total !== system.length)
+    return [mergeText(encodeSystemMessage('system', located, undefined, context))];
   let offset = 0;
   return shapes.map((shape) => {
     const parts = located.slice(offset, (offset += shape.parts));
     return encodeSystemMessage(shape.role, parts, shape.name, context);
   });
+}
+
+/**
+ * System text from another protocol arrives as several blocks; chat completions upstreams expect
+ * one string (client-api 4.7: a `system` array is merged into one string).
+ */
+function mergeText(message: JsonRecord): JsonRecord {
+  const { content } = message;
+  const plain = (part: JsonRecord) =>
+    part.type === 'text' && typeof part.text === 'string' && Object.keys(part).length === 2;
+  if (!Array.isArray(content) || !content.every(plain)) {
+    return message;
+  }
+  return { ...message, content: content.map((part) => part.text as string).join('\n') };
 }
 
 function encodeSystemMessage(
