@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -44,8 +45,21 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  let checkpointer: WalCheckpointer | undefined;
+  if (file !== ':memory:') {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    checkpointer = startWalCheckpointer(file);
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    async close() {
+      await checkpointer?.close();
+      await db.destroy();
+    },
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
