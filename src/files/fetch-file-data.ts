@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { guessMediaType } from './guess-media-type.js';
 import { isPublicAddress } from './is-public-address.js';
 
 export interface FileFetchOptions {
@@ -91,7 +92,9 @@ export async function fetchFileData(link: string, options: FileFetchOptions): Pr
     } catch (error) {
       throw asFetchError(error, deadline);
     }
-    const mediaType = header(response.headers['content-type'])?.split(';')[0]?.trim() || guessMediaType(url);
+    const mediaType =
+      header(response.headers['content-type'])?.split(';')[0]?.trim() ||
+      (guessMediaType(url.pathname) ?? 'application/octet-stream');
     return { mediaType, data: Buffer.concat(chunks, size).toString('base64') };
   }
 }
@@ -123,18 +126,4 @@ function asFetchError(error: unknown, deadline: AbortSignal): FileFetchError {
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-const extensions: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-};
-
-function guessMediaType(url: URL): string {
-  const extension = url.pathname.split('.').pop()?.toLowerCase() ?? '';
-  return extensions[extension] ?? 'application/octet-stream';
 }

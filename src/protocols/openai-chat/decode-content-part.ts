@@ -1,5 +1,6 @@
 import type { CacheControl, FilePart, Part, TextPart } from '../../ir/content.js';
-import { parseDataUrl } from './data-url.js';
+import { guessMediaType } from '../../files/guess-media-type.js';
+import { parseDataUrl } from '../data-url.js';
 import { InvalidOpenAIChatRequest } from './invalid-request.js';
 import { isRecord, optionalString, type JsonRecord } from './json-value.js';
 import { rawPart } from './openai-chat-extension.js';
@@ -82,7 +83,7 @@ function decodeFile(part: JsonRecord, path: string): FilePart {
   const file = part.file;
   if (!isRecord(file)) throw new InvalidOpenAIChatRequest(`${path}.file`, 'must be an object');
   const filename = optionalString(file.filename);
-  const named = filename ? mediaTypeOfFilename(filename) : undefined;
+  const named = filename ? guessMediaType(filename) : undefined;
   const common = { type: 'file' as const, ...(filename !== undefined && { filename }) };
   if (typeof file.file_data === 'string') {
     const inline = parseDataUrl(file.file_data);
@@ -122,23 +123,4 @@ export function audioMediaType(format: string): string {
     default:
       return `audio/${format}`;
   }
-}
-
-const mediaTypesByExtension: Record<string, string> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  html: 'text/html',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-function mediaTypeOfFilename(filename: string): string | undefined {
-  const dot = filename.lastIndexOf('.');
-  return dot < 0 ? undefined : mediaTypesByExtension[filename.slice(dot + 1).toLowerCase()];
 }

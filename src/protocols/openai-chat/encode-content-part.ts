@@ -1,6 +1,6 @@
 import type { FilePart, Part, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import { formatDataUrl } from './data-url.js';
+import { formatDataUrl } from '../data-url.js';
 import type { JsonRecord } from './json-value.js';
 
 export interface ContentEncodeContext {
@@ -45,14 +45,18 @@ function encodeFile(part: FilePart, path: string, losses: LossLog): JsonRecord |
   const image = part.mediaType.startsWith('image/');
   if (image && (source.kind === 'url' || (source.kind === 'base64' && part.filename === undefined))) {
     if (part.filename !== undefined) losses.dropped(`${path}.filename`, 'image_url has no file name');
-    const url = source.kind === 'url' ? source.url : formatDataUrl(part.mediaType, source.data);
+    const url =
+      source.kind === 'url' ? source.url : formatDataUrl({ mediaType: part.mediaType, data: source.data });
     return { type: 'image_url', image_url: { url, ...(part.detail && { detail: part.detail }) } };
   }
   if (part.detail) losses.dropped(`${path}.detail`, 'only image_url parts have a detail level');
   const filename = part.filename !== undefined ? { filename: part.filename } : {};
   switch (source.kind) {
     case 'base64':
-      return { type: 'file', file: { ...filename, file_data: formatDataUrl(part.mediaType, source.data) } };
+      return {
+        type: 'file',
+        file: { ...filename, file_data: formatDataUrl({ mediaType: part.mediaType, data: source.data }) },
+      };
     case 'file-id':
       return { type: 'file', file: { ...filename, file_id: source.fileId } };
     case 'url':

@@ -1,7 +1,8 @@
 import type { CacheControl, FilePart, Part, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { guessMediaType, parseDataUrl } from './data-url.js';
+import { guessMediaType } from '../../files/guess-media-type.js';
+import { parseDataUrl } from '../data-url.js';
 import { fieldError, requireString } from './field-error.js';
 import { asArray, isRecord, readString, type JsonRecord } from './json-values.js';
 import { PROTOCOL, rawContent, type TextPartDetail } from './responses-extensions.js';

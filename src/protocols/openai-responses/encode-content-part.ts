@@ -1,6 +1,6 @@
 import type { FilePart, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import { formatDataUrl } from './data-url.js';
+import { formatDataUrl } from '../data-url.js';
 import type { JsonRecord } from './json-values.js';
 import { partDetail } from './responses-extensions.js';
 

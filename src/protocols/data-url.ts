@@ -1,4 +1,4 @@
-/** `data:` URLs (RFC 2397), the way chat completions inlines images and files. */
+/** `data:` URLs (RFC 2397), the way the OpenAI protocols inline images and files. */
 
 export interface DataUrl {
   mediaType: string;
@@ -24,6 +24,6 @@ export function parseDataUrl(url: string): DataUrl | undefined {
   return { mediaType, data: Buffer.from(text, 'utf8').toString('base64') };
 }
 
-export function formatDataUrl(mediaType: string, data: string): string {
-  return `data:${mediaType};base64,${data}`;
+export function formatDataUrl(file: DataUrl): string {
+  return `data:${file.mediaType};base64,${file.data}`;
 }
