@@ -54,11 +54,29 @@ export class BalanceLedger {
 
   /** Charges the real cost and returns the rest of the reservation. */
   async settle(reservation: Reservation, cost: number): Promise<void> {
-    if (reservation.close('settled')) await this.ledger.settle(reservation, cost);
+    if (reservation.close('settled')) await persist(() => this.ledger.settle(reservation, cost));
   }
 
   /** Gives the whole reservation back: the request failed and costs nothing. */
   async release(reservation: Reservation): Promise<void> {
-    if (reservation.close('released')) await this.ledger.release(reservation);
+    if (reservation.close('released')) await persist(() => this.ledger.release(reservation));
+  }
+}
+
+const SETTLE_ATTEMPTS = 6;
+
+/**
+ * A settlement must land even through a database hiccup: it is tried again with growing waits
+ * (0.1 s to 3.2 s), and only then reported. Each attempt is one atomic statement or transaction,
+ * so a failed attempt moved no money.
+ */
+async function persist(move: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await move();
+    } catch (error) {
+      if (attempt >= SETTLE_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+    }
   }
 }

@@ -66,7 +66,11 @@ export class RequestAccount {
     if (this.finished) return;
     this.finished = true;
     void this.services.tracker.track(this.record(completion)).catch((error: unknown) => {
-      this.services.logger.error({ err: error, requestId: this.facts.requestId }, 'settlement failed');
+      const { requestId, principal } = this.facts;
+      this.services.logger.error(
+        { err: error, requestId, userId: principal.user.id, keyId: principal.key.id },
+        'settlement failed; the reservation is still held',
+      );
     });
   }
 
@@ -86,17 +90,8 @@ export class RequestAccount {
       });
       usage = resolved.usage;
       cost = quoteCost(facts.price, resolved.billable, facts.groupRatio);
-      await services.ledger.settle(this.reservation, cost);
-      this.reflectInCache(cost);
-      const { key } = facts.principal;
-      if (key.tpm !== null)
-        await services.rateLimiter.recordTokens(
-          key.id,
-          resolved.billable.inputTokens + resolved.billable.outputTokens,
-        );
-    } else {
-      await services.ledger.release(this.reservation);
     }
+    // The record is queued before any money moves, so a failing database loses no record.
     services.usageWriter.record({
       requestId: facts.requestId,
       createdAt: Math.floor(Date.now() / 1000),
@@ -117,6 +112,13 @@ export class RequestAccount {
       firstByteMs,
       error: completion.error ?? null,
     });
+    if (!completion.charged) return services.ledger.release(this.reservation);
+    await services.ledger.settle(this.reservation, cost);
+    this.reflectInCache(cost);
+    const { key } = facts.principal;
+    if (key.tpm !== null && usage) {
+      await services.rateLimiter.recordTokens(key.id, (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+    }
   }
 
   /** A capped key's cached quota follows its charges, so `exhausted` shows without a reload. */

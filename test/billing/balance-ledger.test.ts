@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { BalanceLedger } from '../../src/billing/balance-ledger.js';
-import { openMoneyLedger } from '../../src/store/money-ledger.js';
+import { openMoneyLedger, type MoneyLedger } from '../../src/store/money-ledger.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
@@ -127,4 +127,25 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     expect((await repositories.keys.find(capBound.key.id))?.quota).toBe(2_000);
     expect((await repositories.users.find(capBound.user.id))?.balance).toBe(100_000_000 - 14 * 7_000);
   });
+});
+
+test('a settlement that meets a database hiccup is tried again and lands once', async () => {
+  const moves: string[] = [];
+  let failures = 2;
+  const flaky: MoneyLedger = {
+    reserve: async () => 'reserved',
+    settle: async (_hold, cost) => {
+      if (failures-- > 0) throw new Error('database is locked');
+      moves.push(`settle ${cost}`);
+    },
+    release: async () => void moves.push('release'),
+    balanceOf: async () => 0,
+    quotaOf: async () => 0,
+  };
+  const ledger = new BalanceLedger(flaky);
+  const reservation = await ledger.reserve({ userId: 1, keyId: 1, keyCapped: false, amount: 10 });
+  await ledger.settle(reservation, 7);
+  await ledger.settle(reservation, 7);
+  await ledger.release(reservation);
+  expect(moves).toEqual(['settle 7']);
 });
