@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { registerAdminRoutes } from '../admin/register-admin-routes.js';
@@ -10,6 +9,7 @@ import { loadConsolePage } from './console-page.js';
 import { negotiateLanguage } from './negotiate-language.js';
 import { readBody } from './read-body.js';
 import { renderError } from './render-error.js';
+import { nextRequestId } from './request-id.js';
 import './request-context.js';
 import { registerModelListRoutes } from './routes/model-list-routes.js';
 import { registerRelayRoutes } from './routes/relay-routes.js';
@@ -31,7 +31,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const { services } = options;
   const app = Fastify({
     logger: false,
-    genReqId: () => randomUUID().replaceAll('-', ''),
+    genReqId: nextRequestId,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },

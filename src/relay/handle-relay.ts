@@ -92,6 +92,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const settings = services.settings.get();
   const stream = endpoint.stream ?? passthrough.isStream(body);
   const estimatedInputTokens = estimatePromptTokens(body);
+  const losses = new LossLog();
   const reservation = await services.ledger.reserve({
     userId: principal.user.id,
     keyId: key.id,
@@ -116,6 +117,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       groupRatio: plan.groupRatio,
       estimatedInputTokens,
       startedAt: request.startedAt,
+      losses,
     },
     reservation,
   );
@@ -140,7 +142,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         maxBytes: MAX_LINKED_FILE_BYTES,
         timeoutMs: LINKED_FILE_TIMEOUT_MS,
       },
-      losses: new LossLog(),
+      losses,
     });
     const result = await attemptCandidates({
       candidates: orderCandidates(candidates),

@@ -5,6 +5,7 @@ import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
 import { quoteCost } from '../billing/quote.js';
 import { resolveBillableUsage } from '../billing/resolve-billable-usage.js';
 import type { UsageWriter } from '../billing/usage-writer.js';
+import type { LossLog } from '../ir/loss.js';
 import type { Usage } from '../ir/usage.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
@@ -31,6 +32,8 @@ export interface RequestFacts {
   estimatedInputTokens: number;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
+  /** What conversions dropped or coerced for this request, logged when it ends. */
+  losses: LossLog;
 }
 
 export interface Completion {
@@ -90,6 +93,9 @@ export class RequestAccount {
       });
       usage = resolved.usage;
       cost = quoteCost(facts.price, resolved.billable, facts.groupRatio);
+    }
+    if (facts.losses.losses.length > 0) {
+      services.logger.debug({ requestId: facts.requestId, losses: facts.losses.losses }, 'conversion losses');
     }
     // The record is queued before any money moves, so a failing database loses no record.
     services.usageWriter.record({
