@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { generateKey, maskKey, stripKeyPrefix } from '../../src/auth/key-format.js';
-import { hashKey } from '../../src/auth/hash-key.js';
+import { seedUserWithKey } from '../helpers/seed.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
 import { uniqueSchemaName } from '../helpers/test-stores.js';
 
@@ -19,33 +18,8 @@ test.runIf(databaseUrl && redisUrl)(
     try {
       first = await startTestGateway(shared);
       second = await startTestGateway(shared);
+      const { key, record } = await seedUserWithKey(first);
       const { repositories, changes } = first.gateway.services;
-      const user = await repositories.users.create({
-        username: 'shared',
-        passwordHash: null,
-        role: 'user',
-        group: 'default',
-        balance: 1_000_000_000,
-        language: null,
-        status: 'enabled',
-      });
-      const key = generateKey();
-      const record = await repositories.keys.create({
-        userId: user.id,
-        name: '',
-        keyHash: hashKey(stripKeyPrefix(key)),
-        keyHint: maskKey(key),
-        status: 'enabled',
-        expiresAt: null,
-        unlimitedQuota: true,
-        quota: 0,
-        modelLimits: null,
-        ipAllowList: null,
-        group: null,
-        rpm: null,
-        tpm: null,
-      });
-      await changes.publish('keys');
 
       const listThrough = (gateway: TestGateway) =>
         fetch(`${gateway.origin}/v1/models`, { headers: { authorization: `Bearer ${key}` } }).then(
