@@ -64,6 +64,7 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
     const id = parseIdParam(request.params, 'channel');
     const channel = await channels.delete(id);
     if (!channel) throw notFound('channel', id);
+    services.keyRotation.forget(id);
     await services.changes.publish('channels');
     return serializeChannel(channel);
   });
