@@ -317,3 +317,65 @@ test('an Anthropic client calling an Anthropic model passes through: query, beta
   const thinking = reply.content.find((block: Json) => block.type === 'thinking');
   expect(thinking.signature).toBe(`sig_${Buffer.from('Let me think about that.').toString('base64')}`);
 });
+
+test('tool round trips: a tool result goes back in each upstream’s own form, paired with its call', async () => {
+  await openai.chat.completions.create({
+    model: 'claude-sonnet-4',
+    messages: [
+      { role: 'user', content: 'Weather in Paris and Rome?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+          { id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: '18C' },
+      { role: 'tool', tool_call_id: 'call_b', content: '24C' },
+    ],
+    tools: [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } },
+    ],
+  });
+  const claude = lastBody(anthropicFake).messages;
+  expect(claude[1]).toEqual({
+    role: 'assistant',
+    content: [
+      { type: 'tool_use', id: 'call_a', name: 'get_weather', input: { city: 'Paris' } },
+      { type: 'tool_use', id: 'call_b', name: 'get_weather', input: { city: 'Rome' } },
+    ],
+  });
+  expect(claude[2].role).toBe('user');
+  expect(claude[2].content).toMatchObject([
+    { type: 'tool_result', tool_use_id: 'call_a' },
+    { type: 'tool_result', tool_use_id: 'call_b' },
+  ]);
+  expect(JSON.stringify(claude[2].content)).toContain('18C');
+
+  await anthropic.messages.create({
+    model: 'gemini-2.5-pro',
+    max_tokens: 100,
+    tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: {} } }],
+    messages: [
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '18C' }] },
+    ],
+  });
+  const gemini = lastBody(geminiFake).contents;
+  expect(gemini[1]).toMatchObject({
+    role: 'model',
+    parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }],
+  });
+  expect(gemini[2].role).toBe('user');
+  expect(gemini[2].parts[0].functionResponse.name).toBe('get_weather');
+  expect(JSON.stringify(gemini[2].parts[0].functionResponse.response)).toContain('18C');
+});
