@@ -6,7 +6,7 @@ import { formatSseEvent } from '../../../src/protocols/sse/sse-event-reader.js';
 import { defaultFakeUsage } from '../../fakes/fake-upstream.js';
 import { openaiResponsesReply } from '../../fakes/openai-responses-reply.js';
 import { decodeBytes, fixtureJson, fixtureText } from './sse-helpers.js';
-import { assertStreamGrammar } from './stream-grammar.js';
+import { expectStreamGrammar as assertStreamGrammar } from '../../helpers/expect-stream-grammar.js';
 
 const encoder = new TextEncoder();
 const createDecoder = (losses: LossLog) => codec.createStreamDecoder(losses);

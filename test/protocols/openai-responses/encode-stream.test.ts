@@ -5,7 +5,7 @@ import type { Usage } from '../../../src/ir/usage.js';
 import { openAIResponsesCodec as codec } from '../../../src/protocols/openai-responses/codec.js';
 import { withOpenAIClient } from './local-server.js';
 import { decodeBytes, fixtureText, readSseEvents } from './sse-helpers.js';
-import { assertStreamGrammar } from './stream-grammar.js';
+import { expectStreamGrammar as assertStreamGrammar } from '../../helpers/expect-stream-grammar.js';
 
 const encoder = new TextEncoder();
 
