@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { isJsonObject, parseJson } from '../protocols/wire-json.js';
 import { LocalChangeFeed, type ChangeFeed, type ChangeListener, type ChangeTopic } from './change-feed.js';
 
 const CHANNEL = 'gateway:changes';
@@ -43,12 +44,9 @@ export class RedisChangeFeed implements ChangeFeed {
   }
 
   private receive(message: string): void {
-    let notice: { topic?: unknown; origin?: unknown };
-    try {
-      notice = JSON.parse(message) as typeof notice;
-    } catch {
-      return;
-    }
+    const parsed = parseJson(message);
+    if (!parsed.ok || !isJsonObject(parsed.value)) return;
+    const notice = parsed.value;
     if (notice.origin === this.instanceId || !topics.has(notice.topic as ChangeTopic)) return;
     void this.local.deliver(notice.topic as ChangeTopic);
   }

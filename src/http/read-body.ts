@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
+import { parseJson as parseJsonText } from '../protocols/wire-json.js';
 
 /**
  * Reads a request body as bytes under the live `body_limit_bytes` setting. A declared length over
@@ -51,14 +52,11 @@ function tooLarge(limit: number): GatewayError {
   return new GatewayError('body_too_large', { limit }, { headers: { connection: 'close' } });
 }
 
-export type JsonParseResult = { ok: true; value: unknown } | { ok: false; detail: string };
+export type BodyParseResult = { ok: true; value: unknown } | { ok: false; detail: string };
 
-/** Parses untrusted JSON into a result instead of throwing. */
-export function parseJson(body: Buffer | undefined): JsonParseResult {
+/** A request body's JSON as a result; an empty body is an error too. */
+export function parseJson(body: Buffer | undefined): BodyParseResult {
   if (body === undefined || body.length === 0) return { ok: false, detail: 'empty request body' };
-  try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) };
-  } catch (error) {
-    return { ok: false, detail: (error as Error).message };
-  }
+  const parsed = parseJsonText(body.toString('utf8'));
+  return parsed.ok ? parsed : { ok: false, detail: parsed.error };
 }

@@ -1,10 +1,11 @@
+import { parseJson } from '../protocols/wire-json.js';
 import { request, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../store/channels-repository.js';
 import { describeTransportError } from './describe-transport-error.js';
 import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
 import { mapUpstreamModel } from './map-upstream-model.js';
 import { probeRequestBody } from './probe-request-body.js';
-import { readBodyText } from './read-body-text.js';
+import { readBoundedBody } from './read-bounded-body.js';
 import { readUpstreamErrorMessage } from './read-upstream-error-message.js';
 import { findProvider } from './registry.js';
 import { resolveUpstreamTarget } from './upstream-target.js';
@@ -64,7 +65,7 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-    const text = await readBodyText(response.body, maxBodyBytes);
+    const text = (await readBoundedBody(response.body, maxBodyBytes)).toString('utf8');
     const status = response.statusCode;
     if (status >= 200 && status < 300)
       return finish(isJson(text) ? null : `HTTP ${status}: reply is not JSON`);
@@ -85,12 +86,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseJson(text).ok;
 }
 
 /** Upstreams sometimes echo the key they were sent; the admin only ever sees a mask. */

@@ -1,3 +1,4 @@
+import { isJsonObject as isRecord, parseJson } from '../protocols/wire-json.js';
 const maxLength = 300;
 
 /**
@@ -24,18 +25,6 @@ function messageOf(value: unknown): string | undefined {
   if (isRecord(error) && typeof error.message === 'string' && error.message) return error.message;
   if (typeof message === 'string' && message) return message;
   return undefined;
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function shorten(message: string): string {

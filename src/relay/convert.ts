@@ -3,6 +3,7 @@ import type { StreamEvent } from '../ir/stream-event.js';
 import type { Usage } from '../ir/usage.js';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.js';
 import { SseEventReader } from '../protocols/sse/sse-event-reader.js';
+import { parseJson } from '../protocols/wire-json.js';
 import type { ReplyTransform, StreamTransform } from './transforms.js';
 
 /** Upstream protocol to client protocol through the canonical form, for a complete reply. */
@@ -14,13 +15,8 @@ export function convertReply(options: {
   model: string;
 }): ReplyTransform {
   return (upstreamBody) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(upstreamBody.toString('utf8'));
-    } catch {
-      parsed = undefined;
-    }
-    const reply = options.upstream.decodeReply(parsed, options.losses);
+    const parsed = parseJson(upstreamBody.toString('utf8'));
+    const reply = options.upstream.decodeReply(parsed.ok ? parsed.value : undefined, options.losses);
     const body = options.client.encodeReply({ ...reply, model: options.model }, options.losses);
     return { body: JSON.stringify(body), usage: reply.usage };
   };

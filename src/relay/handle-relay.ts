@@ -195,13 +195,9 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       idleTimeoutSeconds: settings.stream_idle_timeout_s,
       language: request.language,
       requestId: request.requestId,
+      onClosed: lifetime.done,
     });
-    return {
-      kind: 'stream',
-      status: 200,
-      headers: STREAM_HEADERS,
-      chunks: withCleanup(chunks, lifetime.done),
-    };
+    return { kind: 'stream', status: 200, headers: STREAM_HEADERS, chunks };
   } catch (error) {
     account.finish({
       statusCode: error instanceof GatewayError ? error.status : 500,
@@ -233,14 +229,6 @@ function pickHeaders(headers: Record<string, string | string[] | undefined>, nam
     if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(',') : value;
   }
   return picked;
-}
-
-async function* withCleanup<T>(chunks: AsyncGenerator<T>, cleanup: () => void): AsyncGenerator<T> {
-  try {
-    yield* chunks;
-  } finally {
-    cleanup();
-  }
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

@@ -1,10 +1,14 @@
 import type { PassthroughCodec } from '../protocols/passthrough-codec.js';
+import { parseJson } from '../protocols/wire-json.js';
 import { formatSseEvent, SseEventReader } from '../protocols/sse/sse-event-reader.js';
 import type { ReplyTransform, StreamTransform } from './transforms.js';
 
 /** Same protocol both sides: the reply's bytes go to the client untouched; usage is read on the side. */
 export function passthroughReply(codec: PassthroughCodec): ReplyTransform {
-  return (upstreamBody) => ({ body: upstreamBody, usage: codec.usageFromReply(parseJson(upstreamBody)) });
+  return (upstreamBody) => {
+    const parsed = parseJson(upstreamBody.toString('utf8'));
+    return { body: upstreamBody, usage: parsed.ok ? codec.usageFromReply(parsed.value) : undefined };
+  };
 }
 
 /**
@@ -40,12 +44,4 @@ export function passthroughStream(
     producedText: () => tap.producedText(),
     errorEvent: (error) => codec.streamErrorEvent(error),
   };
-}
-
-function parseJson(buffer: Buffer): unknown {
-  try {
-    return JSON.parse(buffer.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

@@ -1,3 +1,4 @@
+import { readBoundedBody } from '../providers/read-bounded-body.js';
 import type { UpstreamReply } from './call-upstream.js';
 
 const MAX_ERROR_BODY_BYTES = 1 << 20;
@@ -15,14 +16,7 @@ export interface UpstreamError {
  * (client-api section 7). Bodies past 1 MiB are cut, since error bodies are never that large.
  */
 export async function readUpstreamError(reply: UpstreamReply): Promise<UpstreamError> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of reply.body as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_ERROR_BODY_BYTES) break;
-  }
-  const body = Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES);
+  const body = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
   const headers: Record<string, string> = {};
   const contentType = reply.headers['content-type'];
   headers['content-type'] = (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'application/json';

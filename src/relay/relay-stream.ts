@@ -13,6 +13,8 @@ export interface StreamRelayOptions {
   idleTimeoutSeconds: number;
   language: Language;
   requestId: string;
+  /** Called once the stream is over, however it ended. */
+  onClosed: () => void;
 }
 
 const IDLE_TIMEOUT_CODE = 'UND_ERR_BODY_TIMEOUT';
@@ -54,6 +56,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
   } finally {
     if (error === null && options.signal.aborted) error = abortReason(options.signal);
     await options.iterator.return?.().catch(() => undefined);
+    options.onClosed();
     account.finish({
       statusCode: 200,
       charged: true,

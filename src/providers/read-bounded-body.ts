@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
-/** Reads up to `limitBytes` of a body as UTF-8 and discards the rest, so a huge reply cannot fill memory. */
-export async function readBodyText(body: Readable, limitBytes: number): Promise<string> {
+/** Reads up to `limitBytes` of a body and discards the rest, so a huge reply cannot fill memory. */
+export async function readBoundedBody(body: Readable, limitBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of body) {
@@ -13,5 +13,5 @@ export async function readBodyText(body: Readable, limitBytes: number): Promise<
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, limitBytes).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limitBytes);
 }
