@@ -33,4 +33,8 @@ export interface PassthroughCodec {
   createStreamTap(options: { hideUsageEvents: boolean }): StreamTap;
   /** A protocol-native stream error event, sent when the gateway has to end a stream itself. */
   streamErrorEvent(options: { message: string; code: string }): string;
+  /** Client headers that travel on to an upstream of the same protocol (lower case). */
+  forwardedHeaders: readonly string[];
+  /** Whether the client asked to see usage events in its stream (only OpenAI chat makes it optional). */
+  wantsUsageEvents(body: Record<string, unknown>): boolean;
 }

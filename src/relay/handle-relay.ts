@@ -20,7 +20,6 @@ import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import { LossLog } from '../ir/loss.js';
 import { findProvider } from '../providers/registry.js';
-import type { ProtocolName } from '../protocols/protocol-codec.js';
 import { protocols } from '../protocols/registry.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 import { STREAM_HEADERS, type RelayResponse } from './relay-response.js';
@@ -58,11 +57,6 @@ export interface RelayRequest {
   query: string;
   onModelSelected(): void;
 }
-
-/** Client headers that travel to an upstream of the same protocol. */
-const forwardedHeaderNames: Partial<Record<ProtocolName, readonly string[]>> = {
-  'anthropic-messages': ['anthropic-version', 'anthropic-beta'],
-};
 
 /** One relayed request: checks, limits, reservation, upstream attempts, reply, settlement. */
 export async function handleRelay(services: RelayServices, request: RelayRequest): Promise<RelayResponse> {
@@ -132,10 +126,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestedModel: plan.requestedModel,
       effort: plan.effort,
       stream,
-      clientWantsUsage: wantsUsage(body),
+      clientWantsUsage: passthrough.wantsUsageEvents(body),
       estimatedInputTokens,
       defaultMaxTokens: settings.default_max_tokens,
-      forwardedHeaders: pickHeaders(request.headers, forwardedHeaderNames[protocol] ?? []),
+      forwardedHeaders: pickHeaders(request.headers, passthrough.forwardedHeaders),
       query: request.query,
       files: {
         allowPrivate: settings.image_fetch_allow_private,
@@ -212,15 +206,6 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
 
 const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;
 const LINKED_FILE_TIMEOUT_MS = 15_000;
-
-function wantsUsage(body: Record<string, unknown>): boolean {
-  const options = body.stream_options;
-  return (
-    typeof options === 'object' &&
-    options !== null &&
-    (options as { include_usage?: unknown }).include_usage === true
-  );
-}
 
 function pickHeaders(headers: Record<string, string | string[] | undefined>, names: readonly string[]) {
   const picked: Record<string, string> = {};

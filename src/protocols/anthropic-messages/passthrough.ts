@@ -15,6 +15,8 @@ const TAPPED_EVENTS = new Set(['message_start', 'message_delta', 'content_block_
  */
 export const anthropicMessagesPassthrough: PassthroughCodec = {
   upstreamEndpoint: 'anthropic-messages',
+  forwardedHeaders: ['anthropic-version', 'anthropic-beta'],
+  wantsUsageEvents: () => true,
 
   isStream: (body) => body.stream === true,
 

@@ -13,6 +13,8 @@ import { asCount, isWireObject, parseJson } from './wire-values.js';
  */
 export const geminiPassthrough: PassthroughCodec = {
   upstreamEndpoint: 'gemini-generate-content',
+  forwardedHeaders: [],
+  wantsUsageEvents: () => true,
 
   isStream: () => false,
 

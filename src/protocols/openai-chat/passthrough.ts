@@ -1,3 +1,4 @@
+import { isJsonObject } from '../wire-json.js';
 import type { Usage } from '../../ir/usage.js';
 import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
@@ -12,6 +13,8 @@ const DONE = '[DONE]';
  */
 export const openAIChatPassthrough: PassthroughCodec = {
   upstreamEndpoint: 'openai-chat',
+  forwardedHeaders: [],
+  wantsUsageEvents: (body) => isJsonObject(body.stream_options) && body.stream_options.include_usage === true,
 
   isStream: (body) => body.stream === true,
 
@@ -20,13 +23,13 @@ export const openAIChatPassthrough: PassthroughCodec = {
   prepareRequest(body, { upstreamModel }) {
     const patched: Record<string, unknown> = { ...body, model: upstreamModel };
     if (body.stream !== true) return { body: patched, hideUsageEvents: false };
-    const options = isObject(body.stream_options) ? body.stream_options : {};
+    const options = isJsonObject(body.stream_options) ? body.stream_options : {};
     if (options.include_usage === true) return { body: patched, hideUsageEvents: false };
     patched.stream_options = { ...options, include_usage: true };
     return { body: patched, hideUsageEvents: true };
   },
 
-  usageFromReply: (reply) => (isObject(reply) ? convertOpenAIChatUsage(reply.usage) : undefined),
+  usageFromReply: (reply) => (isJsonObject(reply) ? convertOpenAIChatUsage(reply.usage) : undefined),
 
   createStreamTap: (options) => new OpenAIChatStreamTap(options.hideUsageEvents),
 
@@ -48,10 +51,10 @@ class OpenAIChatStreamTap implements StreamTap {
     } catch {
       return true;
     }
-    if (!isObject(chunk)) return true;
+    if (!isJsonObject(chunk)) return true;
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     for (const choice of choices) this.collect(choice);
-    if (isObject(chunk.usage)) {
+    if (isJsonObject(chunk.usage)) {
       this.reported = convertOpenAIChatUsage(chunk.usage) ?? this.reported;
       if (this.hideUsageEvents && choices.length === 0) return false;
     }
@@ -67,20 +70,20 @@ class OpenAIChatStreamTap implements StreamTap {
   }
 
   private collect(choice: unknown): void {
-    if (!isObject(choice) || !isObject(choice.delta)) return;
+    if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return;
     const { delta } = choice;
     if (typeof delta.content === 'string') this.produced.push(delta.content);
     if (typeof delta.reasoning_content === 'string') this.produced.push(delta.reasoning_content);
     if (Array.isArray(delta.tool_calls)) {
       for (const call of delta.tool_calls) {
-        if (isObject(call) && isObject(call.function) && typeof call.function.arguments === 'string') {
+        if (
+          isJsonObject(call) &&
+          isJsonObject(call.function) &&
+          typeof call.function.arguments === 'string'
+        ) {
           this.produced.push(call.function.arguments);
         }
       }
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -16,6 +16,8 @@ const TEXT_DELTA_EVENTS = new Set([
 /** Responses to an OpenAI upstream: streams always end with usage, so nothing is patched but the model. */
 export const openAIResponsesPassthrough: PassthroughCodec = {
   upstreamEndpoint: 'openai-responses',
+  forwardedHeaders: [],
+  wantsUsageEvents: () => true,
 
   isStream: (body) => body.stream === true,
 
