@@ -6,6 +6,9 @@ export const settingsSchema = z
   .object({
     default_max_tokens: z.number().int().min(1).max(10_000_000),
     stream_idle_timeout_s: z.number().int().min(1).max(86_400),
+    upstream_timeout_s: z.number().int().min(1).max(86_400),
+    connect_timeout_s: z.number().int().min(1).max(600),
+    client_headers_timeout_s: z.number().int().min(1).max(3600),
     body_limit_bytes: z.number().int().min(1024).max(Number.MAX_SAFE_INTEGER),
     web_search_price: z.number().min(0).max(1_000_000),
     trusted_proxies: z.array(z.string().refine(isCidrOrAddress, 'must be an IP address or CIDR range')),
@@ -13,6 +16,8 @@ export const settingsSchema = z
     image_fetch_allow_private: z.boolean(),
     channel_failure_threshold: z.number().int().min(1).max(1000),
     channel_probe_interval_s: z.number().int().min(1).max(86_400),
+    model_cooldown_s: z.number().int().min(1).max(86_400),
+    model_cooldown_max_s: z.number().int().min(1).max(86_400),
   })
   .strict();
 
@@ -22,6 +27,9 @@ export type SettingName = keyof Settings;
 export const defaultSettings: Settings = {
   default_max_tokens: 8192,
   stream_idle_timeout_s: 300,
+  upstream_timeout_s: 600,
+  connect_timeout_s: 10,
+  client_headers_timeout_s: 30,
   body_limit_bytes: 134_217_728,
   web_search_price: 0,
   trusted_proxies: [],
@@ -29,6 +37,8 @@ export const defaultSettings: Settings = {
   image_fetch_allow_private: false,
   channel_failure_threshold: 5,
   channel_probe_interval_s: 30,
+  model_cooldown_s: 5,
+  model_cooldown_max_s: 300,
 };
 
 export const settingNames = Object.keys(defaultSettings) as SettingName[];

@@ -22,6 +22,22 @@ export interface CatalogueEntry {
   'zh-CN': Text;
 }
 
+/** The three upstream limits of admin-api section 7, each with its own sentence. */
+export type TimeoutLimit = 'connect_timeout_s' | 'upstream_timeout_s' | 'stream_idle_timeout_s';
+
+const timeoutText: Record<Language, Record<TimeoutLimit, (seconds: string | number | undefined) => string>> = {
+  en: {
+    connect_timeout_s: (s) => `could not connect to the upstream within ${s} seconds (connect_timeout_s)`,
+    upstream_timeout_s: (s) => `the upstream did not finish its reply within ${s} seconds (upstream_timeout_s)`,
+    stream_idle_timeout_s: (s) => `the upstream sent nothing for ${s} seconds (stream_idle_timeout_s)`,
+  },
+  'zh-CN': {
+    connect_timeout_s: (s) => `未能在 ${s} 秒内连接上游 (connect_timeout_s)`,
+    upstream_timeout_s: (s) => `上游未在 ${s} 秒内完成响应 (upstream_timeout_s)`,
+    stream_idle_timeout_s: (s) => `上游 ${s} 秒未发送数据 (stream_idle_timeout_s)`,
+  },
+};
+
 function chineseOnly(text: Text): Pick<CatalogueEntry, 'en' | 'zh-CN'> {
   return { en: text, 'zh-CN': text };
 }
@@ -167,11 +183,12 @@ export const catalogue = {
     en: (p) => `upstream request failed: ${p.detail}`,
     'zh-CN': (p) => `上游请求失败: ${p.detail}`,
   },
-  stream_idle_timeout: {
+  upstream_timeout: {
     status: 504,
-    code: 'stream_idle_timeout',
-    en: (p) => `the upstream sent nothing for ${p.seconds} seconds; the stream was ended`,
-    'zh-CN': (p) => `上游 ${p.seconds} 秒未发送数据, 流已结束`,
+    code: 'upstream_timeout',
+    retryable: true,
+    en: (p) => timeoutText.en[p.limit as TimeoutLimit](p.seconds),
+    'zh-CN': (p) => timeoutText['zh-CN'][p.limit as TimeoutLimit](p.seconds),
   },
   upstream_stream_broken: {
     status: 502,
@@ -182,8 +199,8 @@ export const catalogue = {
   internal_error: {
     status: 500,
     code: 'internal_error',
-    en: (p) => `Internal error: ${p.detail}`,
-    'zh-CN': (p) => `内部错误: ${p.detail}`,
+    en: 'the gateway failed while handling this request; it was not charged',
+    'zh-CN': '网关处理请求时出错, 本次请求未计费',
   },
 } satisfies Record<string, CatalogueEntry>;
 

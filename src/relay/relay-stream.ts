@@ -48,7 +48,10 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
     }
     const idle = (caught as { code?: string }).code === IDLE_TIMEOUT_CODE;
     const gatewayError = idle
-      ? new GatewayError('stream_idle_timeout', { seconds: options.idleTimeoutSeconds })
+      ? new GatewayError('upstream_timeout', {
+          seconds: options.idleTimeoutSeconds,
+          limit: 'stream_idle_timeout_s',
+        })
       : new GatewayError('upstream_stream_broken', { detail: describeTransportError(caught) });
     error = gatewayError.message;
     const message = `${gatewayError.localizedMessage(options.language)} (request id: ${options.requestId})`;

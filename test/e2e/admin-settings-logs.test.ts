@@ -30,6 +30,9 @@ describe('settings', () => {
     expect(response.body).toEqual({
       default_max_tokens: 8192,
       stream_idle_timeout_s: 300,
+      upstream_timeout_s: 600,
+      connect_timeout_s: 10,
+      client_headers_timeout_s: 30,
       body_limit_bytes: 134217728,
       web_search_price: 0,
       trusted_proxies: [],
@@ -37,6 +40,8 @@ describe('settings', () => {
       image_fetch_allow_private: false,
       channel_failure_threshold: 5,
       channel_probe_interval_s: 30,
+      model_cooldown_s: 5,
+      model_cooldown_max_s: 300,
     });
   });
 

@@ -51,9 +51,9 @@ test('a silent upstream is cut off after stream_idle_timeout_s with an error eve
   expect(Date.now() - started).toBeLessThan(5000);
   const events = text.split('\n\n').filter(Boolean);
   const last = JSON.parse(events.at(-1)!.replace(/^data: /, ''));
-  expect(last.error.code).toBe('stream_idle_timeout');
+  expect(last.error.code).toBe('upstream_timeout');
   expect(last.error.message).toMatch(
-    /^the upstream sent nothing for 1 seconds; the stream was ended \(request id: [0-9a-f]{32}\)$/,
+    /^the upstream sent nothing for 1 seconds \(stream_idle_timeout_s\) \(request id: [0-9a-f]{32}\)$/,
   );
   const [log] = await fx.logs();
   expect(log.status_code).toBe(200);

@@ -14,13 +14,13 @@ const STATUS_CODES: Record<string, number> = {
 
 /**
  * An error as Gemini sends one inside an SSE stream, `data: {"error": {code, message, status}}`,
- * which `@google/genai` raises as an `ApiError`. A gateway idle timeout is `DEADLINE_EXCEEDED`;
+ * which `@google/genai` raises as an `ApiError`. A gateway timeout is `DEADLINE_EXCEEDED`;
  * a code that already is a Gemini status keeps it; anything else is `UNAVAILABLE`.
  */
 export function formatGeminiStreamError(options: { message: string; code?: string | undefined }): string {
   const { code } = options;
   let status = 'UNAVAILABLE';
-  if (code === 'stream_idle_timeout') status = 'DEADLINE_EXCEEDED';
+  if (code === 'upstream_timeout') status = 'DEADLINE_EXCEEDED';
   else if (code !== undefined && code in STATUS_CODES) status = code;
   const error = { code: STATUS_CODES[status], message: options.message, status };
   return `data: ${JSON.stringify({ error })}\r\n\r\n`;

@@ -276,7 +276,7 @@ describe('createStreamEncoder', () => {
       {
         type: 'error',
         message: 'the upstream sent nothing for 30 seconds (request id: abc)',
-        code: 'stream_idle_timeout',
+        code: 'upstream_timeout',
       },
     ];
     const { text } = encodeAll(events);

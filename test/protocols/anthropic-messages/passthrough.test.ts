@@ -72,7 +72,7 @@ describe('anthropicMessagesPassthrough', () => {
   it('writes a stream error event the SDK raises as an APIError', async () => {
     const idle = passthrough.streamErrorEvent({
       message: 'sent nothing (request id: r1)',
-      code: 'stream_idle_timeout',
+      code: 'upstream_timeout',
     });
     expect(idle).toBe(
       'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"sent nothing (request id: r1)"}}\n\n',

@@ -296,7 +296,7 @@ describe('gemini stream encoder', () => {
       encoder.push({
         type: 'error',
         message: 'upstream sent nothing for 300 seconds',
-        code: 'stream_idle_timeout',
+        code: 'upstream_timeout',
       }),
     ];
     expect(body[3]).toBe(

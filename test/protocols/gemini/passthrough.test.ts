@@ -61,7 +61,7 @@ describe('geminiPassthrough', () => {
   });
 
   it('writes stream errors as Gemini does', () => {
-    expect(geminiPassthrough.streamErrorEvent({ message: 'idle', code: 'stream_idle_timeout' })).toBe(
+    expect(geminiPassthrough.streamErrorEvent({ message: 'idle', code: 'upstream_timeout' })).toBe(
       'data: {"error":{"code":504,"message":"idle","status":"DEADLINE_EXCEEDED"}}\r\n\r\n',
     );
     expect(geminiPassthrough.streamErrorEvent({ message: 'broken', code: 'upstream_error' })).toBe(
