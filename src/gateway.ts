@@ -7,7 +7,7 @@ import { LocalChangeFeed } from './events/change-feed.js';
 import { RedisChangeFeed } from './events/redis-change-feed.js';
 import { buildApp } from './http/build-app.js';
 import { BalanceLedger } from './billing/balance-ledger.js';
-import { UsageWriter } from './billing/usage-writer.js';
+import { HoldKeeper } from './billing/hold-keeper.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
 import { sharedKeyRotation } from './providers/key-rotation.js';
@@ -23,6 +23,7 @@ import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/money-ledger.js';
+import { LeasesRepository } from './store/leases-repository.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -57,6 +58,18 @@ export async function createGateway(environment: Environment, logger: Logger): P
       systemState: repositories.systemState,
       environmentToken: environment.adminToken,
     });
+    const tracker = new RelayTracker();
+    const moneyLedger = openMoneyLedger(store);
+    const holdKeeper = await HoldKeeper.start({
+      ledger: moneyLedger,
+      leases: new LeasesRepository(store.db, store.dialect),
+      logger,
+      ttlMs: environment.leaseTtlMs,
+      onReturned: async () => {
+        await changes.publish('keys');
+      },
+      onLeaseLost: () => tracker.abortAll('the gateway lost its hold lease'),
+    });
     const rateLimiter = environment.redisUrl
       ? new RedisRateLimiter(environment.redisUrl)
       : new MemoryRateLimiter();
@@ -78,13 +91,13 @@ export async function createGateway(environment: Environment, logger: Logger): P
       principals,
       catalog,
       adminAuth: authenticator,
-      ledger: new BalanceLedger(openMoneyLedger(store)),
-      usageWriter: new UsageWriter(repositories.usageLogs, logger),
+      ledger: new BalanceLedger(moneyLedger, holdKeeper.owner),
+      holdKeeper,
       rateLimiter,
       health,
       keyRotation: sharedKeyRotation,
       dispatcher: upstreamDispatcher,
-      tracker: new RelayTracker(),
+      tracker,
       logger,
     };
     const app = buildApp({

@@ -1,4 +1,5 @@
 import type { AdminAuthenticator } from './admin/admin-authenticator.js';
+import type { HoldKeeper } from './billing/hold-keeper.js';
 import type { ChangeFeed } from './events/change-feed.js';
 import type { RelayServices } from './relay/handle-relay.js';
 import type { Store } from './store/database.js';
@@ -10,4 +11,5 @@ export interface GatewayServices extends RelayServices {
   repositories: Repositories;
   changes: ChangeFeed;
   adminAuth: AdminAuthenticator;
+  holdKeeper: HoldKeeper;
 }

@@ -8,6 +8,8 @@ import type { GatewayServices } from './services.js';
  * those still open after it are ended (and charged for what they produced); then every pending
  * settlement and usage record is written before the connections close.
  */
+const SETTLEMENT_WAIT_MS = 10_000;
+
 export async function shutDown(
   services: GatewayServices,
   app: FastifyInstance,
@@ -21,8 +23,15 @@ export async function shutDown(
   const closed = await Promise.race([closing.then(() => true), delay(1_000).then(() => false)]);
   if (!closed) app.server.closeAllConnections();
   await closing;
+  // Settlements still failing after a while (database down) stop being retried: their holds stay
+  // in the database and are returned when the next process starts.
+  const settled = await Promise.race([
+    services.tracker.settled().then(() => true),
+    delay(SETTLEMENT_WAIT_MS).then(() => false),
+  ]);
+  if (!settled) services.ledger.stopRetrying();
   await services.tracker.settled();
-  await services.usageWriter.close();
+  await services.holdKeeper.stop().catch(() => undefined);
   services.health.close();
   await services.rateLimiter.close();
   await services.changes.close();

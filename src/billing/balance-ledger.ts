@@ -1,16 +1,15 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Hold, MoneyLedger } from '../store/money-ledger.js';
+import type { MoneyLedger } from '../store/money-ledger.js';
+import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import { formatUsd } from './money.js';
 
 /** Money held for one request until it settles or is released, exactly once. */
-export class Reservation implements Hold {
+export class Reservation {
   private state: 'held' | 'settled' | 'released' = 'held';
 
   constructor(
-    readonly userId: number,
-    readonly keyId: number,
-    /** Whether the key's own quota was reserved too. */
-    readonly keyCapped: boolean,
+    /** The durable hold's id: the request id. */
+    readonly holdId: string,
     /** nano-USD */
     readonly amount: number,
   ) {}
@@ -23,18 +22,47 @@ export class Reservation implements Hold {
   }
 }
 
-export type ReserveRequest = Hold;
+export interface ReserveRequest {
+  requestId: string;
+  userId: number;
+  keyId: number;
+  /** Whether the key's own quota is reserved too. */
+  keyCapped: boolean;
+  /** nano-USD */
+  amount: number;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+}
 
 /**
  * Reservation and settlement against user balances and key quotas (admin-api section 3). Each move
- * is atomic in the database, so concurrent requests can never together take more than the balance
- * or the key's cap; the `Reservation` makes sure each one settles or is released exactly once.
+ * is atomic in the database and tied to the request's durable hold, so concurrent requests can
+ * never together take more than the balance or the key's cap, a repeated settlement moves nothing,
+ * and the money of a process that dies is found and returned by the hold keeper.
  */
 export class BalanceLedger {
-  constructor(private readonly ledger: MoneyLedger) {}
+  private stopped = false;
+
+  constructor(
+    private readonly ledger: MoneyLedger,
+    /** The lease owner this process's holds are recorded under. */
+    private readonly owner: string,
+  ) {}
 
   async reserve(request: ReserveRequest): Promise<Reservation> {
-    const outcome = await this.ledger.reserve(request);
+    const outcome = await this.ledger.reserve({
+      id: request.requestId,
+      owner: this.owner,
+      userId: request.userId,
+      keyId: request.keyId,
+      keyCapped: request.keyCapped,
+      amount: request.amount,
+      model: request.model,
+      endpoint: request.endpoint,
+      stream: request.stream,
+      createdAt: Math.floor(Date.now() / 1000),
+    });
     if (outcome === 'balance') {
       const balance = await this.ledger.balanceOf(request.userId);
       if (balance <= 0) throw new GatewayError('balance_exhausted', { balance: formatUsd(balance) });
@@ -49,34 +77,46 @@ export class BalanceLedger {
         need: formatUsd(request.amount),
       });
     }
-    return new Reservation(request.userId, request.keyId, request.keyCapped, request.amount);
+    return new Reservation(request.requestId, request.amount);
   }
 
-  /** Charges the real cost and returns the rest of the reservation. */
-  async settle(reservation: Reservation, cost: number): Promise<void> {
-    if (reservation.close('settled')) await persist(() => this.ledger.settle(reservation, cost));
+  /**
+   * Charges the real cost, returns the rest of the reservation and stores the usage record, in one
+   * step. False when the hold was gone: returned as interrupted while this process could not renew
+   * its lease, so nothing was charged.
+   */
+  async settle(reservation: Reservation, cost: number, record: NewUsageLog): Promise<boolean> {
+    if (!reservation.close('settled')) return false;
+    return this.persist(() => this.ledger.settle(reservation.holdId, cost, record));
   }
 
-  /** Gives the whole reservation back: the request failed and costs nothing. */
-  async release(reservation: Reservation): Promise<void> {
-    if (reservation.close('released')) await persist(() => this.ledger.release(reservation));
+  /** Gives the whole reservation back (the request failed and costs nothing) and stores the record. */
+  async release(reservation: Reservation, record: NewUsageLog): Promise<boolean> {
+    if (!reservation.close('released')) return false;
+    return this.persist(() => this.ledger.settle(reservation.holdId, 0, { ...record, cost: 0 }));
   }
-}
 
-const SETTLE_ATTEMPTS = 6;
+  /**
+   * Shutdown: settlements still failing stop being retried. Their holds stay in the database and
+   * are returned, as interrupted, when the next process starts.
+   */
+  stopRetrying(): void {
+    this.stopped = true;
+  }
 
-/**
- * A settlement must land even through a database hiccup: it is tried again with growing waits
- * (0.1 s to 3.2 s), and only then reported. Each attempt is one atomic statement or transaction,
- * so a failed attempt moved no money.
- */
-async function persist(move: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await move();
-    } catch (error) {
-      if (attempt >= SETTLE_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+  /**
+   * A settlement must land even through a database outage: it is tried again with growing waits
+   * (0.1 s doubling up to 5 s) for as long as the process runs. Each attempt is one atomic move
+   * keyed by the hold, so an attempt whose acknowledgement was lost is not applied twice.
+   */
+  private async persist(move: () => Promise<boolean>): Promise<boolean> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await move();
+      } catch (error) {
+        if (this.stopped) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** (attempt - 1))));
+      }
     }
   }
 }

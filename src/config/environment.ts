@@ -19,6 +19,8 @@ export interface Environment {
   logLevel: string;
   /** How long open requests may take to finish on SIGTERM (`GATEWAY_SHUTDOWN_GRACE_S`). */
   shutdownGraceMs: number;
+  /** How long this process's hold lease lasts without renewal (`GATEWAY_LEASE_TTL_S`). */
+  leaseTtlMs: number;
   /** Settings given through `GATEWAY_<NAME>` variables; stored settings changed through the API win over them. */
   settings: Partial<Settings>;
 }
@@ -34,6 +36,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     logLevel: env.GATEWAY_LOG_LEVEL || 'info',
     shutdownGraceMs: parseSeconds(env.GATEWAY_SHUTDOWN_GRACE_S, 30, 'GATEWAY_SHUTDOWN_GRACE_S') * 1000,
+    leaseTtlMs: parseSeconds(env.GATEWAY_LEASE_TTL_S, 30, 'GATEWAY_LEASE_TTL_S') * 1000,
     settings: readSettingVariables(env),
   };
 }

@@ -4,7 +4,6 @@ import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger } from '../billing/balance-ledger.js';
 import { estimatePromptTokens } from '../billing/estimate-prompt-tokens.js';
 import { quotePreCharge } from '../billing/quote.js';
-import type { UsageWriter } from '../billing/usage-writer.js';
 import type { LiveSettings } from '../config/live-settings.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -31,7 +30,6 @@ export interface RelayServices {
   catalog: RoutingCatalog;
   settings: LiveSettings;
   ledger: BalanceLedger;
-  usageWriter: UsageWriter;
   rateLimiter: RateLimiter;
   health: ChannelHealth;
   keyRotation: KeyRotation;
@@ -88,6 +86,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const estimatedInputTokens = estimatePromptTokens(body);
   const losses = new LossLog();
   const reservation = await services.ledger.reserve({
+    requestId: request.requestId,
+    model: plan.model,
+    endpoint: endpoint.name,
+    stream,
     userId: principal.user.id,
     keyId: key.id,
     keyCapped: !key.unlimitedQuota,

@@ -1,20 +1,18 @@
 import type { Principal } from '../auth/principal.js';
-import { hashKey } from '../auth/hash-key.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
 import { quoteCost } from '../billing/quote.js';
 import { resolveBillableUsage } from '../billing/resolve-billable-usage.js';
-import type { UsageWriter } from '../billing/usage-writer.js';
 import type { LossLog } from '../ir/loss.js';
 import type { Usage } from '../ir/usage.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { PriceRecord } from '../store/prices-repository.js';
+import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import type { RelayTracker } from './relay-tracker.js';
 
 export interface AccountingServices {
   ledger: BalanceLedger;
-  usageWriter: UsageWriter;
   rateLimiter: RateLimiter;
   principals: PrincipalCache;
   tracker: RelayTracker;
@@ -47,7 +45,8 @@ export interface Completion {
 
 /**
  * The money and the usage record of one relayed request. Whatever way the request ends, `finish`
- * runs its reservation to a settlement or a release exactly once and queues exactly one record.
+ * runs its reservation to a settlement or a release exactly once, and the usage record is stored in
+ * the same transaction as that money move.
  */
 export class RequestAccount {
   channelId: number | null = null;
@@ -72,7 +71,7 @@ export class RequestAccount {
       const { requestId, principal } = this.facts;
       this.services.logger.error(
         { err: error, requestId, userId: principal.user.id, keyId: principal.key.id },
-        'settlement failed; the reservation is still held',
+        'settlement failed; the hold stays and is returned when this process restarts',
       );
     });
   }
@@ -97,8 +96,7 @@ export class RequestAccount {
     if (facts.losses.losses.length > 0) {
       services.logger.debug({ requestId: facts.requestId, losses: facts.losses.losses }, 'conversion losses');
     }
-    // The record is queued before any money moves, so a failing database loses no record.
-    services.usageWriter.record({
+    const record: NewUsageLog = {
       requestId: facts.requestId,
       createdAt: Math.floor(Date.now() / 1000),
       userId: facts.principal.user.id,
@@ -117,9 +115,12 @@ export class RequestAccount {
       latencyMs,
       firstByteMs,
       error: completion.error ?? null,
-    });
-    if (!completion.charged) return services.ledger.release(this.reservation);
-    await services.ledger.settle(this.reservation, cost);
+    };
+    if (!completion.charged) {
+      await services.ledger.release(this.reservation, record);
+      return;
+    }
+    if (!(await services.ledger.settle(this.reservation, cost, record))) return;
     this.reflectInCache(cost);
     const { key } = facts.principal;
     if (key.tpm !== null && usage) {

@@ -1,23 +1,28 @@
 import { openPostgresMoneyLedger } from './postgres-money-ledger.js';
 import { openSqliteMoneyLedger } from './sqlite-money-ledger.js';
 import type { Store } from './database.js';
+import type { NewUsageLog } from './usage-logs-repository.js';
 
-/** The money moves of one request, each atomic, in nano-USD. */
-export interface MoneyLedger {
-  /**
-   * Takes `amount` from a positive balance that covers it and, for a capped key, from the key's
-   * quota too — both or neither. Says which one refused.
-   */
-  reserve(hold: Hold): Promise<'reserved' | 'balance' | 'quota'>;
-  /** Charges `cost` against a hold: the rest goes back, `used` counters grow. */
-  settle(hold: Hold, cost: number): Promise<void>;
-  /** Returns a hold whole. */
-  release(hold: Hold): Promise<void>;
-  balanceOf(userId: number): Promise<number>;
-  quotaOf(keyId: number): Promise<number>;
+/** The money of one request while it runs, as the `holds` table keeps it (nano-USD). */
+export interface Hold {
+  /** The request id: the natural key that makes every later move happen at most once. */
+  id: string;
+  /** The lease owner (process life) running the request. */
+  owner: string;
+  userId: number;
+  keyId: number;
+  /** Whether the key's own quota was taken too. */
+  keyCapped: boolean;
+  amount: number;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+  /** Unix seconds. */
+  createdAt: number;
 }
 
-export interface Hold {
+/** What a returned hold gave back, so caches of the key can follow. */
+export interface ReturnedHold {
   userId: number;
   keyId: number;
   keyCapped: boolean;
@@ -25,8 +30,36 @@ export interface Hold {
 }
 
 /**
+ * The money moves of a request, each one atomic and each tied to the durable hold: the hold is
+ * written in the transaction that takes the money and deleted in the one that settles it, so a
+ * move repeated after a lost acknowledgement, or raced by crash recovery, happens once.
+ */
+export interface MoneyLedger {
+  /**
+   * Takes `amount` from a positive balance that covers it and, for a capped key, from the key's
+   * quota too — both or neither — and records the hold. Says which one refused.
+   */
+  reserve(hold: Hold): Promise<'reserved' | 'balance' | 'quota'>;
+  /**
+   * Charges `cost` against the hold (the rest goes back, `used` counters grow), deletes it and
+   * stores the request's usage record, in one transaction. False when the hold was gone already.
+   */
+  settle(holdId: string, cost: number, record: NewUsageLog): Promise<boolean>;
+  /**
+   * Returns every hold of a dead owner whole, each leaving a usage record with status 0, cost 0
+   * and error `interrupted`. Holds another caller returned first are not returned again.
+   */
+  returnHolds(owner: string): Promise<ReturnedHold[]>;
+  balanceOf(userId: number): Promise<number>;
+  quotaOf(keyId: number): Promise<number>;
+}
+
+/** The usage record a returned hold leaves (admin-api section 3, rule 6). */
+export const INTERRUPTED = 'interrupted';
+
+/**
  * Every request runs these statements, so they skip the query builder: on SQLite they are
- * synchronous prepared statements in one transaction; on PostgreSQL, single statements where
+ * synchronous prepared statements applied by group commit; on PostgreSQL, single statements where
  * possible so each move is one round trip.
  */
 export function openMoneyLedger(store: Store): MoneyLedger {

@@ -1,10 +1,22 @@
 import type { Kysely } from 'kysely';
-import type { Hold, MoneyLedger } from './money-ledger.js';
+import { INTERRUPTED, type Hold, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
+import { usageLogColumnNames } from './usage-log-columns.js';
+import type { NewUsageLog } from './usage-logs-repository.js';
 
 class QuotaRefused extends Error {}
 
+const holdColumns = 'id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at';
+const holdValues = '?, ?, ?, ?, ?::boolean, ?::bigint, ?, ?, ?::boolean, ?::bigint';
+
+// A data-modifying WITH runs exactly once: the take and the hold land together or not at all.
+const takeBalanceWithHold = preparedSql(
+  'postgres',
+  `with taken as (update users set balance = balance - ?::bigint
+     where id = ? and balance > 0 and balance >= ?::bigint returning id)
+   insert into holds (${holdColumns}) select ${holdValues} from taken`,
+);
 const takeFromBalance = preparedSql(
   'postgres',
   'update users set balance = balance - ?::bigint where id = ? and balance > 0 and balance >= ?::bigint',
@@ -13,13 +25,39 @@ const takeFromQuota = preparedSql(
   'postgres',
   'update api_keys set quota = quota - ?::bigint where id = ? and quota >= ?::bigint',
 );
-// A data-modifying WITH runs exactly once, so both rows change in one atomic statement.
-const settleBoth = preparedSql(
+const insertHold = preparedSql('postgres', `insert into holds (${holdColumns}) values (${holdValues})`);
+
+// Deleting the hold is what makes the move happen once: a repeat, or a racing recovery, finds no row.
+const settleHold = preparedSql(
   'postgres',
-  `with charged as (update users set balance = balance + ?::bigint, used = used + ?::bigint where id = ?)
-   update api_keys set quota = quota + (case when ?::boolean then ?::bigint else 0 end),
-     used_quota = used_quota + ?::bigint where id = ?`,
+  `with held as (delete from holds where id = ? returning user_id, key_id, key_capped, amount),
+   charged as (update users set balance = balance + (held.amount - ?::bigint), used = used + ?::bigint
+     from held where users.id = held.user_id),
+   counted as (update api_keys set
+       quota = quota + (case when held.key_capped then held.amount - ?::bigint else 0 end),
+       used_quota = used_quota + ?::bigint
+     from held where api_keys.id = held.key_id),
+   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
+     select ?, ?::bigint, held.user_id, held.key_id, ?::bigint, ?, ?, ?::boolean, ?::integer, ?::bigint,
+       ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::integer, ?::integer, ? from held)
+   select count(*)::integer as settled from held`,
 );
+
+const returnHoldsOf = preparedSql(
+  'postgres',
+  `with held as (delete from holds where owner = ? returning *),
+   per_user as (select user_id, sum(amount) as total from held group by user_id),
+   per_key as (select key_id, sum(amount) as total from held where key_capped group by key_id),
+   refunded as (update users set balance = balance + per_user.total
+     from per_user where users.id = per_user.user_id),
+   restored as (update api_keys set quota = quota + per_key.total
+     from per_key where api_keys.id = per_key.key_id),
+   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
+     select id, created_at, user_id, key_id, null, model, endpoint, stream, 0, 0, 0, 0, 0, 0, 0, 0, null, ?
+     from held)
+   select user_id, key_id, key_capped, amount from held`,
+);
+
 const readBalance = preparedSql('postgres', 'select balance from users where id = ?');
 const readQuota = preparedSql('postgres', 'select quota from api_keys where id = ?');
 
@@ -29,26 +67,35 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     const { rows } = await db.executeQuery<Record<string, unknown>>(query);
     return Number(rows[0]?.[column] ?? 0);
   };
-  const settle = async (hold: Hold, cost: number) => {
-    const refund = hold.amount - cost;
-    await db.executeQuery(settleBoth(refund, cost, hold.userId, hold.keyCapped, refund, cost, hold.keyId));
-  };
+  const holdParameters = (hold: Hold) => [
+    hold.id,
+    hold.owner,
+    hold.userId,
+    hold.keyId,
+    hold.keyCapped,
+    hold.amount,
+    hold.model,
+    hold.endpoint,
+    hold.stream,
+    hold.createdAt,
+  ];
 
   return {
     async reserve(hold) {
       const { amount } = hold;
       if (!hold.keyCapped) {
-        return changed(await db.executeQuery(takeFromBalance(amount, hold.userId, amount)))
-          ? 'reserved'
-          : 'balance';
+        const taken = await db.executeQuery(
+          takeBalanceWithHold(amount, hold.userId, amount, ...holdParameters(hold)),
+        );
+        return changed(taken) ? 'reserved' : 'balance';
       }
       try {
         return await db.transaction().execute(async (transaction) => {
           if (!changed(await transaction.executeQuery(takeFromBalance(amount, hold.userId, amount))))
             return 'balance';
-          if (!changed(await transaction.executeQuery(takeFromQuota(amount, hold.keyId, amount)))) {
+          if (!changed(await transaction.executeQuery(takeFromQuota(amount, hold.keyId, amount))))
             throw new QuotaRefused();
-          }
+          await transaction.executeQuery(insertHold(...holdParameters(hold)));
           return 'reserved';
         });
       } catch (error) {
@@ -56,9 +103,49 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         throw error;
       }
     },
-    settle,
-    release: (hold) => settle(hold, 0),
+    async settle(holdId, cost, record) {
+      const { rows } = await db.executeQuery<{ settled: number }>(
+        settleHold(holdId, cost, cost, cost, cost, ...usageValues(record, cost)),
+      );
+      return (rows[0]?.settled ?? 0) > 0;
+    },
+    async returnHolds(owner) {
+      const { rows } = await db.executeQuery<{
+        user_id: number;
+        key_id: number;
+        key_capped: boolean;
+        amount: number;
+      }>(returnHoldsOf(owner, INTERRUPTED));
+      return rows.map((row): ReturnedHold => ({
+        userId: Number(row.user_id),
+        keyId: Number(row.key_id),
+        keyCapped: row.key_capped,
+        amount: Number(row.amount),
+      }));
+    },
     balanceOf: (userId) => readNumber(readBalance(userId), 'balance'),
     quotaOf: (keyId) => readNumber(readQuota(keyId), 'quota'),
   };
+}
+
+/** The record's columns after user and key, which come from the hold itself. */
+function usageValues(record: NewUsageLog, cost: number): unknown[] {
+  return [
+    record.requestId,
+    record.createdAt,
+    record.channelId,
+    record.model,
+    record.endpoint,
+    record.stream,
+    record.statusCode,
+    record.promptTokens,
+    record.completionTokens,
+    record.cachedTokens,
+    record.cacheWriteTokens,
+    record.reasoningTokens,
+    cost,
+    record.latencyMs,
+    record.firstByteMs,
+    record.error,
+  ];
 }

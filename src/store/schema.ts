@@ -99,6 +99,32 @@ export interface UsageLogsTable {
   error: string | null;
 }
 
+/** Money taken from a balance (and a capped key's quota) for a request still running. */
+export interface HoldsTable {
+  /** The request id. */
+  id: string;
+  /** The lease owner (one process life) whose request this is. */
+  owner: string;
+  user_id: number;
+  key_id: number;
+  key_capped: number | boolean;
+  /** nano-USD */
+  amount: number;
+  model: string;
+  endpoint: string;
+  stream: number | boolean;
+  created_at: number;
+}
+
+/** A process life that owns holds, alive while it renews `expires_at` (Unix milliseconds). */
+export interface LeasesTable {
+  owner: string;
+  /** Machine identity, so a process on the same machine can tell a dead owner at once by its pid. */
+  host: string;
+  pid: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -108,4 +134,6 @@ export interface Database {
   settings: SettingsTable;
   system_state: SystemStateTable;
   usage_logs: UsageLogsTable;
+  holds: HoldsTable;
+  leases: LeasesTable;
 }

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsageLogsTable } from './schema.js';
+import { toUsageLogColumns, usageLogColumnNames } from './usage-log-columns.js';
 
 export interface UsageLogRecord {
   id: number;
@@ -44,21 +45,21 @@ export class UsageLogsRepository {
     sqlite?: SqliteDatabase.Database,
   ) {
     if (sqlite) {
-      const columns = Object.keys(toColumns(sampleLog));
+      const columns = usageLogColumnNames;
       const insert = sqlite.prepare(
         `insert into usage_logs (${columns.join(', ')}) values (${columns.map((column) => `@${column}`).join(', ')})`,
       );
       this.insertBatch = sqlite.transaction((logs: readonly NewUsageLog[]) => {
-        for (const log of logs) insert.run(toColumns(log));
+        for (const log of logs) insert.run(toUsageLogColumns(log));
       });
     }
   }
 
-  /** One transaction per batch: the usage writer calls this off the hot path. */
+  /** Records written outside the money path (imports, tests), in one transaction per batch. */
   async insertMany(logs: readonly NewUsageLog[]): Promise<void> {
     if (logs.length === 0) return;
     if (this.insertBatch) return this.insertBatch(logs);
-    await this.db.insertInto('usage_logs').values(logs.map(toColumns)).execute();
+    await this.db.insertInto('usage_logs').values(logs.map(toUsageLogColumns)).execute();
   }
 
   async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
@@ -69,50 +70,6 @@ export class UsageLogsRepository {
     const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
     return rows.map(toUsageLog);
   }
-}
-
-const sampleLog: NewUsageLog = {
-  requestId: '',
-  createdAt: 0,
-  userId: 0,
-  keyId: 0,
-  channelId: null,
-  model: '',
-  endpoint: '',
-  stream: false,
-  statusCode: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  cachedTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-  cost: 0,
-  latencyMs: 0,
-  firstByteMs: null,
-  error: null,
-};
-
-function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
-  return {
-    request_id: log.requestId,
-    created_at: log.createdAt,
-    user_id: log.userId,
-    key_id: log.keyId,
-    channel_id: log.channelId,
-    model: log.model,
-    endpoint: log.endpoint,
-    stream: Number(log.stream),
-    status_code: log.statusCode,
-    prompt_tokens: log.promptTokens,
-    completion_tokens: log.completionTokens,
-    cached_tokens: log.cachedTokens,
-    cache_write_tokens: log.cacheWriteTokens,
-    reasoning_tokens: log.reasoningTokens,
-    cost: log.cost,
-    latency_ms: log.latencyMs,
-    first_byte_ms: log.firstByteMs,
-    error: log.error,
-  };
 }
 
 function toUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {

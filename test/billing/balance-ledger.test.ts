@@ -4,7 +4,36 @@ import { openMoneyLedger, type MoneyLedger } from '../../src/store/money-ledger.
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
+import type { NewUsageLog } from '../../src/store/usage-logs-repository.js';
 import { storeVariants } from '../helpers/test-stores.js';
+
+let requestSequence = 0;
+const nextRequestId = () => `req-${process.pid}-${(requestSequence += 1)}`;
+
+/** The usage record a relayed request settles with. */
+export function usageRecord(overrides: Partial<NewUsageLog> = {}): NewUsageLog {
+  return {
+    requestId: 'r',
+    createdAt: 1,
+    userId: 0,
+    keyId: 0,
+    channelId: 7,
+    model: 'gpt-4o',
+    endpoint: 'chat-completions',
+    stream: false,
+    statusCode: 200,
+    promptTokens: 10,
+    completionTokens: 20,
+    cachedTokens: 1,
+    cacheWriteTokens: 2,
+    reasoningTokens: 3,
+    cost: 0,
+    latencyMs: 5,
+    firstByteMs: 4,
+    error: null,
+    ...overrides,
+  };
+}
 
 describe.each(storeVariants())('balance ledger on $name', (variant) => {
   let store: Store;
@@ -14,7 +43,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
   beforeEach(async () => {
     store = await variant.open();
     repositories = createRepositories(store);
-    ledger = new BalanceLedger(openMoneyLedger(store));
+    ledger = new BalanceLedger(openMoneyLedger(store), 'owner-a');
   });
   afterEach(async () => store.close());
 
@@ -46,7 +75,16 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     return {
       user,
       key,
-      request: (amount: number) => ({ userId: user.id, keyId: key.id, keyCapped: quota !== null, amount }),
+      request: (amount: number) => ({
+        requestId: nextRequestId(),
+        userId: user.id,
+        keyId: key.id,
+        keyCapped: quota !== null,
+        amount,
+        model: 'gpt-4o',
+        endpoint: 'chat-completions',
+        stream: false,
+      }),
     };
   }
 
@@ -83,32 +121,109 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     expect((await repositories.users.find(capped.user.id))?.balance).toBe(10_000_000_000);
   });
 
-  test('settle charges the real cost once and returns the rest', async () => {
+  const holdCount = async () =>
+    Number(
+      (
+        await store.db
+          .selectFrom('holds')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst()
+      )?.n,
+    );
+  const logsOf = (requestId: string) =>
+    repositories.usageLogs
+      .list({ limit: 10, offset: 0 })
+      .then((logs) => logs.filter((log) => log.requestId === requestId));
+
+  test('a reservation is a durable hold; settling charges the real cost once and stores the record', async () => {
     const { user, key, request } = await seed(1_000_000, 800_000);
-    const reservation = await ledger.reserve(request(500_000));
+    const asked = request(500_000);
+    const reservation = await ledger.reserve(asked);
     expect((await repositories.users.find(user.id))?.balance).toBe(500_000);
     expect((await repositories.keys.find(key.id))?.quota).toBe(300_000);
-    await ledger.settle(reservation, 120_000);
-    await ledger.settle(reservation, 120_000);
-    await ledger.release(reservation);
+    expect(await holdCount()).toBe(1);
+    const record = usageRecord({ requestId: asked.requestId, userId: user.id, keyId: key.id });
+    expect(await ledger.settle(reservation, 120_000, record)).toBe(true);
+    expect(await ledger.settle(reservation, 120_000, record)).toBe(false);
+    expect(await ledger.release(reservation, record)).toBe(false);
     expect(await repositories.users.find(user.id)).toMatchObject({ balance: 880_000, used: 120_000 });
     expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 680_000, usedQuota: 120_000 });
+    expect(await holdCount()).toBe(0);
+    const logs = await logsOf(asked.requestId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ cost: 120_000, promptTokens: 10, channelId: 7, statusCode: 200 });
   });
 
-  test('release gives everything back once', async () => {
+  test('a settlement repeated on the database (a lost acknowledgement) moves the money once', async () => {
+    const { user, request } = await seed(1_000_000, 800_000);
+    const asked = request(500_000);
+    await ledger.reserve(asked);
+    const money = openMoneyLedger(store);
+    const record = usageRecord({ requestId: asked.requestId });
+    const outcomes = await Promise.all([
+      money.settle(asked.requestId, 100_000, record),
+      money.settle(asked.requestId, 100_000, record),
+      money.settle(asked.requestId, 100_000, record),
+    ]);
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    expect(await repositories.users.find(user.id)).toMatchObject({ balance: 900_000, used: 100_000 });
+    expect(await logsOf(asked.requestId)).toHaveLength(1);
+  });
+
+  test('release gives everything back once and still leaves the record', async () => {
     const { user, key, request } = await seed(1_000_000, 800_000);
-    const reservation = await ledger.reserve(request(500_000));
-    await ledger.release(reservation);
-    await ledger.release(reservation);
-    await ledger.settle(reservation, 10);
+    const asked = request(500_000);
+    const reservation = await ledger.reserve(asked);
+    const record = usageRecord({ requestId: asked.requestId, statusCode: 502, error: 'upstream 502' });
+    await ledger.release(reservation, record);
+    await ledger.release(reservation, record);
+    await ledger.settle(reservation, 10, record);
     expect(await repositories.users.find(user.id)).toMatchObject({ balance: 1_000_000, used: 0 });
     expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 800_000, usedQuota: 0 });
+    expect(await logsOf(asked.requestId)).toMatchObject([
+      { cost: 0, statusCode: 502, error: 'upstream 502' },
+    ]);
   });
 
   test('unlimited keys only count usage', async () => {
     const { key, request } = await seed(1_000_000, null);
-    await ledger.settle(await ledger.reserve(request(400_000)), 250_000);
+    const asked = request(400_000);
+    await ledger.settle(await ledger.reserve(asked), 250_000, usageRecord({ requestId: asked.requestId }));
     expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 0, usedQuota: 250_000 });
+  });
+
+  test("a dead owner's holds are returned once, each with an interrupted record", async () => {
+    const { user, key, request } = await seed(1_000_000, 800_000);
+    const first = request(300_000);
+    const second = request(200_000);
+    await ledger.reserve(first);
+    await ledger.reserve(second);
+    const own = new BalanceLedger(openMoneyLedger(store), 'owner-b');
+    const ours = request(100_000);
+    await own.reserve(ours);
+    const money = openMoneyLedger(store);
+    const [returned, again] = await Promise.all([money.returnHolds('owner-a'), money.returnHolds('owner-a')]);
+    expect([returned.length, again.length].sort()).toEqual([0, 2]);
+    expect(await repositories.users.find(user.id)).toMatchObject({ balance: 900_000, used: 0 });
+    expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 700_000, usedQuota: 0 });
+    for (const asked of [first, second]) {
+      expect(await logsOf(asked.requestId)).toMatchObject([
+        {
+          statusCode: 0,
+          cost: 0,
+          error: 'interrupted',
+          model: 'gpt-4o',
+          endpoint: 'chat-completions',
+          userId: user.id,
+        },
+      ]);
+    }
+    expect(await holdCount()).toBe(1);
+    // the request of the dead owner that finishes late finds no hold and moves nothing
+    expect(await money.settle(first.requestId, 50_000, usageRecord({ requestId: first.requestId }))).toBe(
+      false,
+    );
+    expect((await repositories.users.find(user.id))?.balance).toBe(900_000);
   });
 
   test('concurrent reservations never take more than the balance or the cap', async () => {
@@ -137,15 +252,25 @@ test('a settlement that meets a database hiccup is tried again and lands once', 
     settle: async (_hold, cost) => {
       if (failures-- > 0) throw new Error('database is locked');
       moves.push(`settle ${cost}`);
+      return true;
     },
-    release: async () => void moves.push('release'),
+    returnHolds: async () => [],
     balanceOf: async () => 0,
     quotaOf: async () => 0,
   };
-  const ledger = new BalanceLedger(flaky);
-  const reservation = await ledger.reserve({ userId: 1, keyId: 1, keyCapped: false, amount: 10 });
-  await ledger.settle(reservation, 7);
-  await ledger.settle(reservation, 7);
-  await ledger.release(reservation);
+  const ledger = new BalanceLedger(flaky, 'owner');
+  const reservation = await ledger.reserve({
+    requestId: 'r1',
+    userId: 1,
+    keyId: 1,
+    keyCapped: false,
+    amount: 10,
+    model: 'm',
+    endpoint: 'chat-completions',
+    stream: false,
+  });
+  await ledger.settle(reservation, 7, usageRecord());
+  await ledger.settle(reservation, 7, usageRecord());
+  await ledger.release(reservation, usageRecord());
   expect(moves).toEqual(['settle 7']);
 });

@@ -1,0 +1,36 @@
+import type { Kysely, Migration } from 'kysely';
+import type { DialectName } from '../database.js';
+
+/**
+ * Durable reservations (admin-api section 3, rule 6): a hold row lives exactly as long as the money
+ * it took is out of the balance, and names the process life (lease owner) that may settle it.
+ */
+export function holdsAndLeasesMigration(dialect: DialectName): Migration {
+  const bool = dialect === 'postgres' ? 'boolean' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('holds')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'bigint', (c) => c.notNull())
+        .addColumn('key_id', 'bigint', (c) => c.notNull())
+        .addColumn('key_capped', bool, (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('endpoint', 'text', (c) => c.notNull())
+        .addColumn('stream', bool, (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('holds_owner').on('holds').column('owner').execute();
+
+      await db.schema
+        .createTable('leases')
+        .addColumn('owner', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  };
+}
