@@ -1,52 +1,19 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  ensureGatewayBuilt,
+  startBuiltGateway as startBuilt,
+  stopBuiltGateway as stop,
+} from '../helpers/built-gateway.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
 let dataDir: string;
 
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  origin: string;
-  lines: string[];
-}
+const startBuiltGateway = (env: Record<string, string>) => startBuilt({ GATEWAY_DATA_DIR: dataDir, ...env });
 
-/** Starts the built gateway the way `npm start` does and waits for its ready line. */
-async function startBuiltGateway(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, ...env },
-  });
-  const lines: string[] = [];
-  const origin = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop() ?? '';
-      for (const line of parts) {
-        lines.push(line);
-        const ready = /gateway ready on (http:\/\/[^"\s]+)/.exec(line);
-        if (ready?.[1]) resolve(ready[1]);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}: ${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`gateway not ready: ${lines.join('\n')}`)), 15_000);
-  });
-  return { child, origin, lines };
-}
-
-function stop(started: Started): Promise<number | null> {
-  return new Promise((resolve) => {
-    started.child.on('exit', (code) => resolve(code));
-    started.child.kill('SIGTERM');
-  });
-}
-
-beforeAll(() => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
+beforeAll(async () => {
+  await ensureGatewayBuilt();
   dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-start-'));
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,0 +1,240 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startFakeOpenAI } from '../fakes/fake-openai.js';
+import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import {
+  adminCall,
+  ensureGatewayBuilt,
+  killBuiltGateway,
+  startBuiltGateway,
+  stopBuiltGateway,
+  type BuiltGateway,
+} from '../helpers/built-gateway.js';
+import { uniqueSchemaName } from '../helpers/test-stores.js';
+
+/**
+ * Admin-api section 3, rule 6, against the real process: money held by requests in flight when
+ * the gateway is killed comes back, each such request leaves one `interrupted` record, and nothing
+ * is returned twice.
+ */
+const TOKEN = 'crash-test-admin-token';
+const UPSTREAM_KEY = 'crash-upstream-key';
+const START_BALANCE = 100;
+const START_QUOTA = 5;
+const nano = (usd: number) => Math.round(usd * 1e9);
+
+let fast: FakeUpstream;
+let slow: FakeUpstream;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  await ensureGatewayBuilt();
+  fast = await startFakeOpenAI({ apiKey: UPSTREAM_KEY });
+  slow = await startFakeOpenAI({ apiKey: UPSTREAM_KEY });
+  // Streams get two chunks and then silence; JSON replies never end.
+  slow.scriptAlways({ type: 'stall', afterChunks: 2 });
+}, 120_000);
+afterAll(async () => {
+  await fast.close();
+  await slow.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Seeded {
+  userId: number;
+  unlimitedKey: string;
+  cappedKey: string;
+  cappedKeyId: number;
+}
+
+async function seed(origin: string): Promise<Seeded> {
+  const call = (method: string, route: string, body?: unknown) =>
+    adminCall(origin, TOKEN, method, route, body);
+  for (const [model, upstream] of [
+    ['fast-model', fast],
+    ['slow-model', slow],
+  ] as const) {
+    await call('POST', '/channels', {
+      name: model,
+      type: 'openai',
+      base_url: upstream.origin,
+      keys: [UPSTREAM_KEY],
+      models: [model],
+    });
+    await call('PUT', `/prices/${model}`, { input: 3, output: 15 });
+  }
+  const user = await call('POST', '/users', { username: 'crash', balance: START_BALANCE });
+  const unlimited = await call('POST', '/keys', { user_id: user.id });
+  const capped = await call('POST', '/keys', {
+    user_id: user.id,
+    unlimited_quota: false,
+    quota: START_QUOTA,
+  });
+  return { userId: user.id, unlimitedKey: unlimited.key, cappedKey: capped.key, cappedKeyId: capped.id };
+}
+
+function chat(origin: string, key: string, model: string, stream: boolean, signal?: AbortSignal) {
+  return fetch(`${origin}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model,
+      stream,
+      max_tokens: 500,
+      messages: [{ role: 'user', content: 'Tell me a long story about a lighthouse keeper.' }],
+    }),
+    signal,
+  });
+}
+
+/** Sends `count` slow requests (every other one streamed) and waits until the upstream has them all. */
+async function putInFlight(origin: string, keys: string[], count: number, controller: AbortController) {
+  const before = slow.requests.length;
+  const pending = Array.from({ length: count }, (_, index) =>
+    chat(origin, keys[index % keys.length]!, 'slow-model', index % 2 === 0, controller.signal)
+      .then((response) => response.body?.getReader().read())
+      .catch(() => undefined),
+  );
+  for (let waited = 0; slow.requests.length - before < count; waited += 20) {
+    if (waited > 20_000)
+      throw new Error(`only ${slow.requests.length - before} of ${count} reached the upstream`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return pending;
+}
+
+interface Books {
+  balance: number;
+  quota: number;
+  used: number;
+  logs: any[];
+}
+
+async function books(origin: string, seeded: Seeded): Promise<Books> {
+  const user = await adminCall(origin, TOKEN, 'GET', `/users/${seeded.userId}`);
+  const key = await adminCall(origin, TOKEN, 'GET', `/keys/${seeded.cappedKeyId}`);
+  const logs = (await adminCall(origin, TOKEN, 'GET', '/logs?limit=1000')).data;
+  return { balance: user.balance, quota: key.quota, used: user.used, logs };
+}
+
+/** Balance + logged costs = the start balance, to the nano-dollar; the same for the capped key's quota. */
+function expectBooksBalanced(books: Books, seeded: Seeded, expectedLogs: number) {
+  const costs = books.logs.reduce((sum, log) => sum + nano(log.cost), 0);
+  const keyCosts = books.logs
+    .filter((log) => log.key_id === seeded.cappedKeyId)
+    .reduce((sum, log) => sum + nano(log.cost), 0);
+  expect(nano(books.balance) + costs).toBe(nano(START_BALANCE));
+  expect(nano(books.used)).toBe(costs);
+  expect(nano(books.quota) + keyCosts).toBe(nano(START_QUOTA));
+  expect(books.logs).toHaveLength(expectedLogs);
+  expect(new Set(books.logs.map((log) => log.request_id)).size).toBe(expectedLogs);
+}
+
+function expectInterrupted(logs: any[], count: number) {
+  const interrupted = logs.filter((log) => log.error === 'interrupted');
+  expect(interrupted).toHaveLength(count);
+  for (const log of interrupted) expect(log).toMatchObject({ status_code: 0, cost: 0, model: 'slow-model' });
+}
+
+test('SQLite: requests in flight at SIGKILL get their money back on restart, once', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-crash-'));
+  dirs.push(dataDir);
+  const env = { GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: TOKEN };
+  let gateway: BuiltGateway = await startBuiltGateway(env);
+  const seeded = await seed(gateway.origin);
+  for (const [index, key] of [seeded.unlimitedKey, seeded.cappedKey, seeded.unlimitedKey].entries()) {
+    const response = await chat(gateway.origin, key, 'fast-model', index === 1);
+    expect(response.status).toBe(200);
+    await response.text();
+  }
+
+  const clients = new AbortController();
+  const pending = await putInFlight(gateway.origin, [seeded.unlimitedKey, seeded.cappedKey], 50, clients);
+  const during = await books(gateway.origin, seeded);
+  expect(nano(during.balance)).toBeLessThan(nano(START_BALANCE) - 50 * 7_000_000); // 50 pre-charges held
+  await killBuiltGateway(gateway);
+  clients.abort();
+  await Promise.all(pending);
+
+  gateway = await startBuiltGateway(env);
+  const after = await books(gateway.origin, seeded);
+  expectBooksBalanced(after, seeded, 53);
+  expectInterrupted(after.logs, 50);
+
+  await killBuiltGateway(gateway);
+  gateway = await startBuiltGateway(env);
+  const again = await books(gateway.origin, seeded);
+  expect(again).toEqual(after);
+  expect(await stopBuiltGateway(gateway)).toBe(0);
+}, 90_000);
+
+const databaseUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+
+test.runIf(databaseUrl && redisUrl)(
+  'PostgreSQL, two instances: a live instance returns the holds of the one killed, and only those',
+  async () => {
+    const schema = uniqueSchemaName();
+    const env = {
+      DATABASE_URL: databaseUrl!,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: redisUrl!,
+      GATEWAY_ADMIN_TOKEN: TOKEN,
+      GATEWAY_LEASE_TTL_S: '3',
+    };
+    const started: BuiltGateway[] = [];
+    try {
+      const doomed = await startBuiltGateway(env);
+      started.push(doomed);
+      let survivor = await startBuiltGateway(env);
+      started.push(survivor);
+      const seeded = await seed(doomed.origin);
+      const keys = [seeded.unlimitedKey, seeded.cappedKey];
+      const done = await chat(survivor.origin, seeded.cappedKey, 'fast-model', false);
+      expect(done.status).toBe(200);
+      await done.text();
+
+      const clients = new AbortController();
+      const onDoomed = await putInFlight(doomed.origin, keys, 40, clients);
+      const survivorClients = new AbortController();
+      const onSurvivor = await putInFlight(survivor.origin, keys, 10, survivorClients);
+      const before = await books(survivor.origin, seeded);
+      await killBuiltGateway(doomed);
+      clients.abort();
+      await Promise.all(onDoomed);
+
+      // The survivor notices within its lease checks (at most 60 s by the rules; seconds here).
+      let recovered = before;
+      for (let waited = 0; recovered.logs.length < 41; waited += 250) {
+        if (waited > 60_000) throw new Error('the holds of the killed instance were not returned');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        recovered = await books(survivor.origin, seeded);
+      }
+      expectInterrupted(recovered.logs, 40);
+      // The survivor's own 10 requests still run: their money is still held.
+      const heldBySurvivor = nano(START_BALANCE) - nano(recovered.balance) - nano(recovered.used);
+      expect(heldBySurvivor).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await books(survivor.origin, seeded)).toEqual(recovered);
+
+      await killBuiltGateway(survivor);
+      survivorClients.abort();
+      await Promise.all(onSurvivor);
+      survivor = await startBuiltGateway(env);
+      started.push(survivor);
+      const final = await books(survivor.origin, seeded);
+      expectBooksBalanced(final, seeded, 51);
+      expectInterrupted(final.logs, 50);
+    } finally {
+      for (const gateway of started) if (gateway.child.exitCode === null) await killBuiltGateway(gateway);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    }
+  },
+  120_000,
+);
