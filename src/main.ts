@@ -4,6 +4,11 @@ import { createLogger } from './observability/logger.js';
 
 const environment = readEnvironment();
 const logger = createLogger(environment.logLevel);
+
+// Last resort: a failure nobody handled is logged with its stack, and the gateway keeps serving.
+// Money is safe either way: every reservation is a durable hold settled or returned exactly once.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+process.on('uncaughtException', (error) => logger.error({ err: error }, 'uncaught exception'));
 const gateway = await createGateway(environment, logger);
 
 if (gateway.generatedAdminToken) {

@@ -17,12 +17,19 @@ export class RedisChangeFeed implements ChangeFeed {
   private constructor(
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
+    private readonly onError: (error: unknown, context: string) => void,
   ) {}
 
-  static async connect(url: string): Promise<RedisChangeFeed> {
+  /** `onError` hears of connection trouble and of caches that failed to reload; nothing is thrown. */
+  static async connect(
+    url: string,
+    onError: (error: unknown, context: string) => void = () => undefined,
+  ): Promise<RedisChangeFeed> {
     const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
     const subscriber = new Redis(url);
-    const feed = new RedisChangeFeed(publisher, subscriber);
+    publisher.on('error', (error: unknown) => onError(error, 'change feed publisher'));
+    subscriber.on('error', (error: unknown) => onError(error, 'change feed subscriber'));
+    const feed = new RedisChangeFeed(publisher, subscriber, onError);
     subscriber.on('message', (_channel: string, message: string) => feed.receive(message));
     await subscriber.subscribe(CHANNEL);
     return feed;
@@ -48,6 +55,7 @@ export class RedisChangeFeed implements ChangeFeed {
     if (!parsed.ok || !isJsonObject(parsed.value)) return;
     const notice = parsed.value;
     if (notice.origin === this.instanceId || !topics.has(notice.topic as ChangeTopic)) return;
-    void this.local.deliver(notice.topic as ChangeTopic);
+    const topic = notice.topic as ChangeTopic;
+    this.local.deliver(topic).catch((error: unknown) => this.onError(error, `reload of ${topic}`));
   }
 }
