@@ -25,10 +25,14 @@ export interface CatalogueEntry {
 /** The three upstream limits of admin-api section 7, each with its own sentence. */
 export type TimeoutLimit = 'connect_timeout_s' | 'upstream_timeout_s' | 'stream_idle_timeout_s';
 
-const timeoutText: Record<Language, Record<TimeoutLimit, (seconds: string | number | undefined) => string>> = {
+const timeoutText: Record<
+  Language,
+  Record<TimeoutLimit, (seconds: string | number | undefined) => string>
+> = {
   en: {
     connect_timeout_s: (s) => `could not connect to the upstream within ${s} seconds (connect_timeout_s)`,
-    upstream_timeout_s: (s) => `the upstream did not finish its reply within ${s} seconds (upstream_timeout_s)`,
+    upstream_timeout_s: (s) =>
+      `the upstream did not finish its reply within ${s} seconds (upstream_timeout_s)`,
     stream_idle_timeout_s: (s) => `the upstream sent nothing for ${s} seconds (stream_idle_timeout_s)`,
   },
   'zh-CN': {
@@ -123,6 +127,37 @@ export const catalogue = {
     code: 'request_body_too_large',
     en: (p) => `Request body too large (limit ${p.limit} bytes)`,
     'zh-CN': (p) => `Request body too large (limit ${p.limit} bytes)`,
+  },
+  request_header_too_large: {
+    status: 431,
+    code: 'request_header_too_large',
+    en: (p) => `Request header fields too large (limit ${p.limit} bytes)`,
+    'zh-CN': (p) => `请求头过大 (上限 ${p.limit} 字节)`,
+  },
+  request_uri_too_long: {
+    status: 414,
+    code: 'request_uri_too_long',
+    en: (p) => `Request URI too long (limit ${p.limit} bytes)`,
+    'zh-CN': (p) => `请求 URI 过长 (上限 ${p.limit} 字节)`,
+  },
+  bad_request: {
+    status: 400,
+    code: 'bad_request',
+    en: (p) => `Malformed HTTP request: ${p.detail}`,
+    'zh-CN': (p) => `HTTP 请求格式错误: ${p.detail}`,
+  },
+  request_timeout: {
+    status: 408,
+    code: 'request_timeout',
+    en: (p) => `Request headers not received within ${p.seconds} seconds (client_headers_timeout_s)`,
+    'zh-CN': (p) => `未在 ${p.seconds} 秒内收到完整的请求头 (client_headers_timeout_s)`,
+  },
+  shutting_down: {
+    status: 503,
+    code: 'service_unavailable',
+    retryable: true,
+    en: 'The gateway is shutting down; retry the request',
+    'zh-CN': '网关正在关闭, 请重试该请求',
   },
   no_available_channel: {
     status: 503,

@@ -4,18 +4,21 @@ import { registerAdminRoutes } from '../admin/register-admin-routes.js';
 import { IpAllowList } from '../auth/ip-allow-list.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { GatewayServices } from '../services.js';
+import { createClientErrorHandler } from './answer-client-error.js';
+import { checkRequestHead, MAX_URL_BYTES } from './check-request-head.js';
 import { resolveClientIp } from './client-ip.js';
 import { loadConsolePage } from './console-page.js';
+import { CONNECTIONS_CHECKING_INTERVAL_MS, followHeadersTimeout } from './follow-headers-timeout.js';
 import { negotiateLanguage } from './negotiate-language.js';
 import { readBody } from './read-body.js';
 import { renderError } from './render-error.js';
-import { nextRequestId } from './request-id.js';
+import { nextRequestId, REQUEST_ID_HEADER } from './request-id.js';
 import './request-context.js';
 import { registerModelListRoutes } from './routes/model-list-routes.js';
 import { registerRelayRoutes } from './routes/relay-routes.js';
 import { registerUnsupportedRoutes } from './routes/unsupported-routes.js';
 
-export const REQUEST_ID_HEADER = 'X-Gateway-Request-Id';
+export { REQUEST_ID_HEADER };
 
 const API_PREFIXES = ['/v1/', '/v1beta/', '/api/'];
 const API_ROOTS = new Set(['/v1', '/v1beta', '/api']);
@@ -32,16 +35,45 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     logger: false,
     genReqId: nextRequestId,
-    return503OnClosing: true,
+    // Requests that arrive while closing get the 503 of `checkRequestHead`, in the error shape.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    http: {
+      // Request headers have a deadline (`client_headers_timeout_s`, followed below); a whole
+      // request has none, since uploads of the body limit's size may take long.
+      headersTimeout: services.settings.get().client_headers_timeout_s * 1000,
+      requestTimeout: 0,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      // Checked in `checkRequestHead`, so the 400 carries the request id and the error shape.
+      requireHostHeader: false,
+    },
+    clientErrorHandler: createClientErrorHandler({
+      headersTimeoutSeconds: () => services.settings.get().client_headers_timeout_s,
+    }),
     // A path the router cannot decode (`/v1/models%zz`) is answered like any unknown path, before
     // any hook ran: the request id header is set here.
     frameworkErrors: function answerUndecodablePath(error, request, reply) {
       reply.header(REQUEST_ID_HEADER, request.id);
+      if (request.url.length > MAX_URL_BYTES) {
+        return sendError(new GatewayError('request_uri_too_long', { limit: MAX_URL_BYTES }), request, reply);
+      }
       if (error.code === 'FST_ERR_BAD_URL') return answerUnknownPath(request, reply);
       return sendError(error, request, reply);
     },
+  });
+  const stopFollowingHeadersTimeout = followHeadersTimeout(app.server, services.settings);
+  app.addHook('onClose', async function stopFollowingSettings() {
+    stopFollowingHeadersTimeout();
+  });
+  // An `Expect` other than 100-continue: RFC 9110 section 10.1.1 lets the server ignore it. Node's
+  // own answer would be a bare 417 without the request id.
+  app.server.on('checkExpectation', function serveDespiteExpectation(request, response) {
+    app.server.emit('request', request, response);
+  });
+  const lifecycle = { closing: false };
+  app.addHook('preClose', async function refuseNewRequests() {
+    lifecycle.closing = true;
   });
 
   let trustedProxies: { source: readonly string[]; list: IpAllowList | undefined } = {
@@ -73,6 +105,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       principal: undefined,
       startedAt: performance.now(),
     };
+    // After the context, so these errors are rendered like every other one.
+    const refusal = checkRequestHead(request.raw, lifecycle);
+    if (refusal) throw refusal;
   });
 
   app.removeAllContentTypeParsers();

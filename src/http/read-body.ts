@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
-import { parseJson as parseJsonText } from '../protocols/wire-json.js';
+import { MAX_JSON_DEPTH, parseJsonWithin } from '../protocols/wire-json.js';
 
 /**
  * Reads a request body as bytes under the live `body_limit_bytes` setting. A declared length over
@@ -54,9 +54,13 @@ function tooLarge(limit: number): GatewayError {
 
 export type BodyParseResult = { ok: true; value: unknown } | { ok: false; detail: string };
 
-/** A request body's JSON as a result; an empty body is an error too. */
+/**
+ * A request body's JSON as a result; an empty body is an error too, and so is one nested deeper
+ * than `MAX_JSON_DEPTH`, refused before anything recursive (the relay's re-serialisation, the
+ * codecs) walks it.
+ */
 export function parseJson(body: Buffer | undefined): BodyParseResult {
   if (body === undefined || body.length === 0) return { ok: false, detail: 'empty request body' };
-  const parsed = parseJsonText(body.toString('utf8'));
+  const parsed = parseJsonWithin(body, { maxDepth: MAX_JSON_DEPTH });
   return parsed.ok ? parsed : { ok: false, detail: parsed.error };
 }

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** The response header that carries the request id on every answer (client-api section 5, rule 7). */
+export const REQUEST_ID_HEADER = 'X-Gateway-Request-Id';
+
 const instancePrefix = randomBytes(8).toString('hex');
 let sequence = 0;
 

@@ -1,6 +1,6 @@
-import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { RelayResponse } from '../relay/relay-response.js';
+import { waitForDrain } from './wait-for-drain.js';
 
 /**
  * Writes a relayed reply. Streams go straight to the socket, chunk by chunk, waiting for the
@@ -19,9 +19,7 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   try {
     for await (const chunk of chunks) {
       if (raw.destroyed) break;
-      if (!raw.write(chunk)) {
-        await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
-      }
+      if (!raw.write(chunk)) await waitForDrain(raw);
     }
   } finally {
     await chunks.return(undefined);

@@ -33,3 +33,139 @@ export function parseJson(text: string): JsonParseResult {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/**
+ * The deepest nesting of arrays and objects a JSON text from outside may have. Parsing is
+ * iterative, but serialising again (`JSON.stringify`) and every recursive reader are not: a body of
+ * twenty thousand nested arrays overflows the stack in them.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+/** Strings up to this length are read in place; longer ones go to the native search, far faster per byte. */
+const SHORT_STRING = 32;
+
+/**
+ * Whether a JSON text nests arrays and objects deeper than `maxDepth`, told in one pass without
+ * allocating: brackets inside strings do not count, and the scan stops as soon as the limit is
+ * passed. Structural characters are ASCII and never occur inside a multi-byte UTF-8 sequence (or a
+ * UTF-16 surrogate), so bytes and string code units are read alike. Invalid JSON gives some answer;
+ * `JSON.parse` refuses it either way.
+ */
+export function jsonDepthExceeds(source: string | Uint8Array, maxDepth: number): boolean {
+  return typeof source === 'string'
+    ? textDepthExceeds(source, maxDepth)
+    : bytesDepthExceeds(source, maxDepth);
+}
+
+function bytesDepthExceeds(bytes: Uint8Array, maxDepth: number): boolean {
+  const length = bytes.length;
+  let depth = 0;
+  for (let index = 0; index < length; index++) {
+    const byte = bytes[index];
+    if (byte === QUOTE) {
+      index = bytesStringEnd(bytes, index + 1);
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > maxDepth) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Index of the quote that closes the string starting at `from`, or the end of the input. Bytes are
+ * read in place for a short stretch, then the native search jumps to the next quote. A quote after
+ * an odd run of backslashes is escaped: reading goes on in place after it. Every byte is looked at
+ * a bounded number of times, so the scan stays linear.
+ */
+function bytesStringEnd(bytes: Uint8Array, from: number): number {
+  const length = bytes.length;
+  let index = from;
+  for (;;) {
+    const inPlaceEnd = Math.min(length, index + SHORT_STRING);
+    for (; index < inPlaceEnd; index++) {
+      const byte = bytes[index];
+      if (byte === QUOTE) return index;
+      if (byte === BACKSLASH) index++;
+    }
+    // Every escape before `index` is consumed.
+    const quote = index < length ? bytes.indexOf(QUOTE, index) : -1;
+    if (quote < 0) return length;
+    let before = quote - 1;
+    while (before >= index && bytes[before] === BACKSLASH) before--;
+    if ((quote - before) % 2 === 1) return quote;
+    index = quote + 1;
+  }
+}
+
+function textDepthExceeds(text: string, maxDepth: number): boolean {
+  const length = text.length;
+  let depth = 0;
+  for (let index = 0; index < length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit === QUOTE) {
+      index = textStringEnd(text, index + 1);
+    } else if (unit === OPEN_ARRAY || unit === OPEN_OBJECT) {
+      if (++depth > maxDepth) return true;
+    } else if (unit === CLOSE_ARRAY || unit === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** `bytesStringEnd` over string code units. */
+function textStringEnd(text: string, from: number): number {
+  const length = text.length;
+  let index = from;
+  for (;;) {
+    const inPlaceEnd = Math.min(length, index + SHORT_STRING);
+    for (; index < inPlaceEnd; index++) {
+      const unit = text.charCodeAt(index);
+      if (unit === QUOTE) return index;
+      if (unit === BACKSLASH) index++;
+    }
+    const quote = index < length ? text.indexOf('"', index) : -1;
+    if (quote < 0) return length;
+    let before = quote - 1;
+    while (before >= index && text.charCodeAt(before) === BACKSLASH) before--;
+    if ((quote - before) % 2 === 1) return quote;
+    index = quote + 1;
+  }
+}
+
+/**
+ * `parseJson` for text from outside: a text nested deeper than `maxDepth` is refused before
+ * anything recursive touches it. Bytes are read as UTF-8.
+ */
+export function parseJsonWithin(source: string | Buffer, options: { maxDepth: number }): JsonParseResult {
+  if (jsonDepthExceeds(source, options.maxDepth)) {
+    return { ok: false, error: `JSON nested deeper than ${options.maxDepth} levels` };
+  }
+  return parseJson(typeof source === 'string' ? source : source.toString('utf8'));
+}
+
+/**
+ * Sets `target[key]` as an own data member. A plain assignment to a `__proto__` key from a client's
+ * JSON would replace the target's prototype with the client's object instead.
+ */
+export function setOwnMember(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/** `Object.assign` for JSON of unknown origin: every own member of `source` becomes an own member of `target`. */
+export function assignMembers(target: JsonObject, source: JsonObject): JsonObject {
+  for (const key of Object.keys(source)) setOwnMember(target, key, source[key]);
+  return target;
+}

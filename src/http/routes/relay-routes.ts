@@ -74,16 +74,17 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
   app.post('/v1/messages', group(MESSAGES_KEYS), relay(relayEndpoints.messages, bodyModel));
 
   // `{model}:{method}` is one path segment; methods the gateway does not offer are unknown URLs.
-  const geminiMethods: Record<string, RelayEndpoint> = {
-    generateContent: relayEndpoints.generateContent,
-    streamGenerateContent: relayEndpoints.streamGenerateContent,
-    embedContent: relayEndpoints.embeddings,
-    batchEmbedContents: relayEndpoints.embeddings,
-  };
+  // A map, not an object: a method named `constructor` or `__proto__` must not find a prototype member.
+  const geminiMethods = new Map<string, RelayEndpoint>([
+    ['generateContent', relayEndpoints.generateContent],
+    ['streamGenerateContent', relayEndpoints.streamGenerateContent],
+    ['embedContent', relayEndpoints.embeddings],
+    ['batchEmbedContents', relayEndpoints.embeddings],
+  ]);
   const geminiTarget = (request: FastifyRequest) => {
     const segment = (request.params as { target: string }).target;
     const colon = segment.lastIndexOf(':');
-    const endpoint = colon < 0 ? undefined : geminiMethods[segment.slice(colon + 1)];
+    const endpoint = colon < 0 ? undefined : geminiMethods.get(segment.slice(colon + 1));
     return { model: segment.slice(0, colon), endpoint };
   };
   app.post('/v1beta/models/:target', {
