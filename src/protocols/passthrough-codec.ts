@@ -2,10 +2,29 @@ import type { Usage } from '../ir/usage.js';
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import type { SseEvent } from './sse/sse-event-reader.js';
 
-/** Reads usage and produced text from a passthrough stream's events as they go by. */
+/**
+ * What a tap makes of one upstream event: the client sees it, or must not (the usage chunk it did
+ * not ask for), or it is the upstream's own error event (the client sees it; the stream failed),
+ * or the protocol cannot read it (the client does not see it and the stream is broken).
+ */
+export type TapVerdict =
+  | { kind: 'forward' }
+  | { kind: 'hide' }
+  | { kind: 'upstream-error'; message: string }
+  | { kind: 'invalid'; detail: string };
+
+export const FORWARD: TapVerdict = { kind: 'forward' };
+export const HIDE: TapVerdict = { kind: 'hide' };
+
+/**
+ * Reads a passthrough stream's events as they go by: usage and produced text, whether each event
+ * is valid for the protocol, and whether the protocol's last event came.
+ */
 export interface StreamTap {
-  /** Inspects one event; false means the client must not see it (the usage chunk it did not ask for). */
-  onEvent(event: SseEvent): boolean;
+  /** Inspects one whole event; its data is parsed here, once. */
+  onEvent(event: SseEvent): TapVerdict;
+  /** Once the upstream has ended cleanly: what its protocol's ending lacks, if anything. */
+  missingEnd(): string | undefined;
   /** Usage the upstream reported so far, if any. */
   usage(): Usage | undefined;
   /** Text, reasoning and tool arguments produced so far, to estimate output the upstream never reported. */

@@ -55,6 +55,11 @@ export interface StreamDecoder {
   push(event: SseEvent): StreamEvent[];
   /** End of the upstream stream: closes open blocks; emits a finish (`other`) when none came. */
   end(): StreamEvent[];
+  /**
+   * Set once an event came that the protocol cannot read (data that is not a JSON object): why,
+   * as a detail for `upstream_stream_broken`. The decoder reads nothing after it.
+   */
+  broken(): string | undefined;
 }
 
 export interface StreamEncoder {

@@ -3,8 +3,9 @@ import type { StreamEvent } from '../ir/stream-event.js';
 import type { Usage } from '../ir/usage.js';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.js';
 import { SseEventReader } from '../protocols/sse/sse-event-reader.js';
-import { parseJson } from '../protocols/wire-json.js';
-import type { ReplyTransform, StreamTransform } from './transforms.js';
+import { CUT_MID_EVENT_DETAIL } from '../protocols/sse/stream-break.js';
+import { producedTextOf } from './produced-text.js';
+import type { ReplyTransform, StreamFailure, StreamTransform } from './transforms.js';
 
 /** Upstream protocol to client protocol through the canonical form, for a complete reply. */
 export function convertReply(options: {
@@ -14,17 +15,23 @@ export function convertReply(options: {
   /** The model name the client asked for. */
   model: string;
 }): ReplyTransform {
-  return (upstreamBody) => {
-    const parsed = parseJson(upstreamBody.toString('utf8'));
-    const reply = options.upstream.decodeReply(parsed.ok ? parsed.value : undefined, options.losses);
+  return (_upstreamBody, parsed) => {
+    const reply = options.upstream.decodeReply(parsed, options.losses);
     const body = options.client.encodeReply({ ...reply, model: options.model }, options.losses);
-    return { body: JSON.stringify(body), usage: reply.usage };
+    return {
+      body: JSON.stringify(body),
+      usage: reply.usage,
+      producedText: () => producedTextOf(reply.parts),
+    };
   };
 }
 
 /**
  * Upstream stream to client stream through canonical events, event by event: upstream SSE ->
- * decoder state machine -> canonical events -> encoder state machine -> client SSE text.
+ * decoder state machine -> canonical events -> encoder state machine -> client SSE text. The
+ * upstream's own error event becomes the client family's error event and ends the stream; an
+ * event the upstream protocol cannot read, or a close mid-frame, leaves the stream broken for the
+ * relay to end.
  */
 export function convertStream(options: {
   upstream: ProtocolCodec;
@@ -37,16 +44,23 @@ export function convertStream(options: {
   let reported: Usage | undefined;
   const produced: string[] = [];
   let out: string[] = [];
+  let failure: StreamFailure | undefined;
   const emit = (events: StreamEvent[]) => {
     for (const event of events) {
       if (event.type === 'usage') reported = event.usage;
       else if (event.type === 'finish' && event.usage) reported = event.usage;
       else if (event.type === 'text-delta' || event.type === 'reasoning-delta') produced.push(event.text);
       else if (event.type === 'tool-call-delta') produced.push(event.argumentsDelta);
+      else if (event.type === 'error') failure ??= { kind: 'reported', message: event.message };
       out.push(encoder.push(event));
     }
   };
-  const reader = new SseEventReader((event) => emit(decoder.push(event)));
+  const reader = new SseEventReader((event) => {
+    if (failure) return;
+    emit(decoder.push(event));
+    const broken = decoder.broken();
+    if (broken !== undefined) failure ??= { kind: 'broken', detail: broken };
+  });
   const take = () => {
     const text = out.join('');
     out = [];
@@ -54,20 +68,24 @@ export function convertStream(options: {
   };
   return {
     push(chunk) {
-      reader.push(chunk);
+      if (!failure) reader.push(chunk);
       return take();
     },
     end() {
-      reader.end();
+      if (failure) return take();
+      if (reader.end().incomplete) {
+        failure = { kind: 'broken', detail: CUT_MID_EVENT_DETAIL };
+        return take();
+      }
       emit(decoder.end());
       out.push(encoder.end());
       return take();
     },
+    failure: () => failure,
     usage: () => reported,
     producedText: () => produced.join(''),
     errorEvent({ message, code }) {
-      emit([{ type: 'error', message, code }]);
-      return take() ?? '';
+      return encoder.push({ type: 'error', message, code });
     },
   };
 }

@@ -21,8 +21,9 @@ const IDLE_TIMEOUT_CODE = 'UND_ERR_BODY_TIMEOUT';
 
 /**
  * The client's side of an upstream stream: each upstream chunk goes through the transform and out
- * at once. However the stream ends (done, client gone, idle upstream, broken upstream), the
- * account is finished once, in `finally`, on the usage known by then.
+ * at once. However the stream ends (done, client gone, idle upstream, broken upstream, the
+ * upstream's own error event), the account is finished once, in `finally`, on the usage known by
+ * then.
  */
 export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<Buffer | string> {
   const { transform, account } = options;
@@ -33,14 +34,38 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       const out = transform.push(options.firstChunk);
       if (out !== undefined) yield out;
     }
-    for (;;) {
+    while (!transform.failure()) {
       const next = await options.iterator.next();
-      if (next.done) break;
+      if (next.done) {
+        const rest = transform.end();
+        if (rest !== undefined) yield rest;
+        break;
+      }
       const out = transform.push(next.value);
       if (out !== undefined) yield out;
     }
-    const rest = transform.end();
-    if (rest !== undefined) yield rest;
+    const failure = transform.failure();
+    switch (failure?.kind) {
+      case undefined:
+        break;
+      case 'broken': {
+        const gatewayError = new GatewayError('upstream_stream_broken', { detail: failure.detail });
+        error = gatewayError.message;
+        yield transform.errorEvent({
+          message: clientMessage(gatewayError, options),
+          code: gatewayError.code,
+        });
+        break;
+      }
+      case 'reported':
+        // The client already has the upstream's own error event.
+        error = `the upstream sent an error event: ${failure.message}`;
+        break;
+      default: {
+        const unreachable: never = failure;
+        return unreachable;
+      }
+    }
   } catch (caught) {
     if (options.signal.aborted) {
       error = abortReason(options.signal);
@@ -54,8 +79,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
         })
       : new GatewayError('upstream_stream_broken', { detail: describeTransportError(caught) });
     error = gatewayError.message;
-    const message = `${gatewayError.localizedMessage(options.language)} (request id: ${options.requestId})`;
-    yield transform.errorEvent({ message, code: gatewayError.code });
+    yield transform.errorEvent({ message: clientMessage(gatewayError, options), code: gatewayError.code });
   } finally {
     if (error === null && options.signal.aborted) error = abortReason(options.signal);
     await options.iterator.return?.().catch(() => undefined);
@@ -68,6 +92,11 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       error,
     });
   }
+}
+
+/** The error's text in the caller's language, with the request id to quote to support. */
+function clientMessage(error: GatewayError, options: { language: Language; requestId: string }): string {
+  return `${error.localizedMessage(options.language)} (request id: ${options.requestId})`;
 }
 
 /** Why the stream was cut from our side: the client left, or shutdown ended it. */

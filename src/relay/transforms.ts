@@ -1,16 +1,34 @@
 import type { Usage } from '../ir/usage.js';
 
-/** What the relay does to an upstream's complete reply before the client gets it. */
+/** What the relay does to an upstream's complete reply (its bytes and their parsed JSON) before the client gets it. */
 export interface ReplyTransform {
-  (upstreamBody: Buffer): { body: Buffer | string; usage: Usage | undefined };
+  (
+    upstreamBody: Buffer,
+    parsed: unknown,
+  ): {
+    body: Buffer | string;
+    usage: Usage | undefined;
+    /** Text, reasoning and tool arguments produced, for output the upstream did not count. */
+    producedText: () => string;
+  };
 }
+
+/**
+ * Why an upstream stream stopped short. `broken`: the gateway could not read it on (a frame its
+ * protocol cannot parse, a close mid-frame, a missing last event) and must end the client's
+ * stream with an error event of its own. `reported`: the upstream sent its own error event, which
+ * the client already has.
+ */
+export type StreamFailure = { kind: 'broken'; detail: string } | { kind: 'reported'; message: string };
 
 /** What the relay does to an upstream stream, chunk by chunk, before the client gets it. */
 export interface StreamTransform {
   /** Upstream bytes in; what to send the client now (nothing when undefined). */
   push(chunk: Buffer): Buffer | string | undefined;
   /** The upstream ended: anything left to send. */
-  end(): string | undefined;
+  end(): Buffer | string | undefined;
+  /** Set once the upstream stream failed; the relay then reads no more of it. */
+  failure(): StreamFailure | undefined;
   /** Usage the upstream reported so far. */
   usage(): Usage | undefined;
   /** Text, reasoning and tool arguments produced so far. */

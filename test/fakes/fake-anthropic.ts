@@ -5,6 +5,7 @@ import {
   type FakeUpstreamOptions,
   type FakeVendor,
 } from './fake-upstream.js';
+import { validateAnthropicRequest } from './validate-anthropic-request.js';
 
 /** `POST /v1/messages` with `x-api-key` and `anthropic-version`; https://docs.anthropic.com/en/api/messages */
 export function startFakeAnthropic(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
@@ -26,6 +27,14 @@ const anthropicVendor: FakeVendor = {
     // https://docs.anthropic.com/en/api/errors
     const type = errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
     return { type: 'error', error: { type, message }, request_id: 'req_fake' };
+  },
+  validate(request) {
+    if (request.method !== 'POST' || request.path !== '/v1/messages') return undefined;
+    return validateAnthropicRequest(request.body);
+  },
+  streamErrorEvent(_request, message) {
+    // https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events
+    return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`;
   },
   reply(request, content, nextId) {
     if (request.method !== 'POST' || request.path !== '/v1/messages') return undefined;

@@ -5,6 +5,7 @@ import {
   type FakeVendor,
 } from './fake-upstream.js';
 import { geminiGenerateReply } from './gemini-generate-reply.js';
+import { validateGeminiRequest } from './validate-gemini-request.js';
 
 const generatePath = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
@@ -32,6 +33,14 @@ const geminiVendor: FakeVendor = {
         status: statuses[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'),
       },
     };
+  },
+  validate(request) {
+    if (request.method !== 'POST' || !generatePath.test(request.path)) return undefined;
+    return validateGeminiRequest(request.body);
+  },
+  streamErrorEvent(_request, message) {
+    // A mid-stream error is a data chunk holding the usual error body.
+    return `data: ${JSON.stringify({ error: { code: 503, message, status: 'UNAVAILABLE' } })}\r\n\r\n`;
   },
   reply(request, content, nextId) {
     const match = generatePath.exec(request.path);

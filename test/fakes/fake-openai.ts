@@ -6,6 +6,8 @@ import {
 } from './fake-upstream.js';
 import { openaiChatReply } from './openai-chat-reply.js';
 import { openaiResponsesReply } from './openai-responses-reply.js';
+import { validateOpenAIChatRequest } from './validate-openai-chat-request.js';
+import { validateOpenAIResponsesRequest } from './validate-openai-responses-request.js';
 
 /** `POST /v1/chat/completions` and `POST /v1/responses`, Bearer auth; https://platform.openai.com/docs/api-reference */
 export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
@@ -25,10 +27,23 @@ const openaiVendor: FakeVendor = {
         : "You didn't provide an API key.",
     };
   },
-  errorBody(status, message) {
+  errorBody(status, message, detail) {
     // https://platform.openai.com/docs/guides/error-codes
     const [type, code] = errorKinds[status] ?? (status >= 500 ? errorKinds[500]! : errorKinds[400]!);
-    return { error: { message, type, param: null, code } };
+    return { error: { message, type, param: detail?.param ?? null, code: detail?.code ?? code } };
+  },
+  validate(request) {
+    if (request.method !== 'POST') return undefined;
+    if (request.path === '/v1/chat/completions') return validateOpenAIChatRequest(request.body);
+    if (request.path === '/v1/responses') return validateOpenAIResponsesRequest(request.body);
+    return undefined;
+  },
+  streamErrorEvent(request, message) {
+    // Chat streams carry `{"error": {...}}` as a data chunk; Responses streams an `error` event.
+    // https://platform.openai.com/docs/api-reference/responses-streaming/error
+    if (request.path === '/v1/responses')
+      return `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message, param: null, sequence_number: 99 })}\n\n`;
+    return `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`;
   },
   reply(request, content, nextId) {
     if (request.method !== 'POST') return undefined;

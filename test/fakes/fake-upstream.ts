@@ -11,14 +11,22 @@
  *     { type: 'reset' }                           // connection reset before any byte
  *     { type: 'reset-mid-stream', afterChunks: 2 } // headers and 2 chunks, then a reset
  *     { type: 'stall', afterChunks: 1 }           // headers and 1 chunk, then silence
- *     Every step takes `delayMs` (wait before the first byte); reply overrides work on the last two.
+ *     { type: 'end-mid-stream', afterChunks: 2 }  // headers and 2 chunks, then a clean end without the rest
+ *     { type: 'cut-mid-frame', afterChunks: 2 }   // 2 chunks and the first half of the next, then a clean end
+ *     { type: 'error-mid-stream', afterChunks: 2, message? } // 2 chunks, the vendor's own stream error event, end
+ *     { type: 'raw-stream', chunks: ['data: {oops\n\n'] } // a 200 stream of exactly these chunks, then end
+ *     Every step takes `delayMs` (wait before the first byte); reply overrides work on the steps that
+ *     send part of a reply (reset-mid-stream to error-mid-stream).
  *   fake.scriptAlways(step)  // for every request once the queue is empty; undefined to stop
  *   fake.clear()             // forget recorded requests and scripts
+ *   fake.validateRequests(false) // accept bodies the real API refuses (on by default; also an option)
  *   await fake.close()
  *
  * A chunk is one SSE event of a stream, or the whole body of a JSON reply. Usage counts are
  * vendor-neutral (`FakeUsage`); each vendor file maps them to its own fields. A wrong or missing
- * key gets a 401 in the vendor's error shape.
+ * key gets a 401 in the vendor's error shape. A body the real API would refuse gets a 400 in the
+ * vendor's error shape, with the vendor's wording (see `validate-*-request.ts`), and the recorded
+ * request keeps the problem in `refused`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +59,10 @@ export type FakeStep = { delayMs?: number } & (
   | { type: 'reset' }
   | ({ type: 'reset-mid-stream'; afterChunks: number } & ReplyOverrides)
   | ({ type: 'stall'; afterChunks?: number } & ReplyOverrides)
+  | ({ type: 'end-mid-stream'; afterChunks: number } & ReplyOverrides)
+  | ({ type: 'cut-mid-frame'; afterChunks: number } & ReplyOverrides)
+  | ({ type: 'error-mid-stream'; afterChunks: number; message?: string } & ReplyOverrides)
+  | { type: 'raw-stream'; chunks: string[]; chunkDelayMs?: number }
 );
 
 export interface RecordedRequest {
@@ -62,6 +74,17 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** Parsed JSON, or the raw text when it is not JSON. */
   body: unknown;
+  /** Why the fake refused the body, as the real API would have. */
+  refused?: RequestProblem;
+}
+
+/** The first thing in a request body that the real API refuses, in the vendor's words. */
+export interface RequestProblem {
+  message: string;
+  /** The offending field, where the vendor names it (OpenAI's `param`). */
+  param?: string | null;
+  /** The vendor's error code, where it has one (OpenAI's `code`). */
+  code?: string | null;
 }
 
 /** What a vendor file answers with, before scripting and framing. */
@@ -82,7 +105,11 @@ export interface FakeVendor {
     request: RecordedRequest,
     isValidKey: (presented: unknown) => boolean,
   ): { status: number; message: string } | undefined;
-  errorBody(status: number, message: string): unknown;
+  errorBody(status: number, message: string, detail?: Pick<RequestProblem, 'param' | 'code'>): unknown;
+  /** The first problem the real API would refuse this request for; undefined when it would take it. */
+  validate(request: RecordedRequest): RequestProblem | undefined;
+  /** The vendor's own error event inside a stream of the request's endpoint. */
+  streamErrorEvent(request: RecordedRequest, message: string): string;
   /** Undefined: no such endpoint (404). `nextId` gives deterministic ids. */
   reply(
     request: RecordedRequest,
@@ -96,6 +123,8 @@ export interface FakeUpstreamOptions {
   apiKey?: string | string[];
   replyText?: string;
   usage?: Partial<FakeUsage>;
+  /** Refuse bodies the real API refuses (default true); off for tests that send odd bodies on purpose. */
+  validateRequests?: boolean;
 }
 
 export interface FakeUpstream {
@@ -104,6 +133,7 @@ export interface FakeUpstream {
   script(...steps: FakeStep[]): void;
   scriptAlways(step: FakeStep | undefined): void;
   clear(): void;
+  validateRequests(enabled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -124,6 +154,7 @@ export async function startFakeUpstream(
   const requests: RecordedRequest[] = [];
   const queue: FakeStep[] = [];
   let always: FakeStep | undefined;
+  let validating = options.validateRequests ?? true;
   let idCounter = 0;
   const nextId = (prefix: string) => `${prefix}fake${String(++idCounter).padStart(4, '0')}`;
 
@@ -141,6 +172,12 @@ export async function startFakeUpstream(
       const message = step.message ?? `Fake upstream error ${step.status}`;
       return sendJson(response, step.status, vendor.errorBody(step.status, message), headers);
     }
+    const refused = validating ? vendor.validate(request) : undefined;
+    if (refused) {
+      request.refused = refused;
+      return sendJson(response, 400, vendor.errorBody(400, refused.message, refused));
+    }
+    if (step.type === 'raw-stream') return writeRawStream(response, step);
     const content: ReplyContent = {
       text: step.text ?? options.replyText ?? vendor.defaultText,
       thinking: step.thinking ?? 'Let me think about that.',
@@ -158,7 +195,16 @@ export async function startFakeUpstream(
       if (index > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
       if (!(await write(response, chunk))) return;
     }
-    if (step.type === 'reply') return void response.end();
+    if (step.type === 'reply' || step.type === 'end-mid-stream') return void response.end();
+    if (step.type === 'cut-mid-frame') {
+      const next = chunks[limit] ?? '';
+      await write(response, next.slice(0, Math.ceil(next.length / 2)));
+      return void response.end();
+    }
+    if (step.type === 'error-mid-stream') {
+      await write(response, vendor.streamErrorEvent(request, step.message ?? 'Fake upstream stream error'));
+      return void response.end();
+    }
     response.flushHeaders();
     if (step.type === 'reset-mid-stream') {
       // Let the chunks already written reach the client before the reset.
@@ -186,6 +232,7 @@ export async function startFakeUpstream(
       queue.length = 0;
       always = undefined;
     },
+    validateRequests: (enabled) => void (validating = enabled),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -231,6 +278,19 @@ function sendJson(
   response.end(JSON.stringify(body));
 }
 
+/** A 200 stream of exactly the given chunks, whatever they hold. */
+async function writeRawStream(
+  response: ServerResponse,
+  step: { chunks: string[]; chunkDelayMs?: number },
+): Promise<void> {
+  response.writeHead(200, sseHeaders);
+  for (const [index, chunk] of step.chunks.entries()) {
+    if (index > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
+    if (!(await write(response, chunk))) return;
+  }
+  response.end();
+}
+
 /** Resolves false when the client has gone. */
 function write(response: ServerResponse, chunk: string): Promise<boolean> {
   return new Promise((resolve) => response.write(chunk, (error) => resolve(!error)));
@@ -257,9 +317,11 @@ export function splitArguments(text: string): string[] {
   return [text.slice(0, middle), text.slice(middle)].filter(Boolean);
 }
 
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Lenient access to a parsed request body. */
 export function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
+  return isRecord(value) ? value : {};
 }

@@ -5,6 +5,7 @@ import type { FakeUpstream } from '../fakes/fake-upstream.js';
 
 // The scripted behaviours of the fakes' shared scaffold, driven with plain undici requests.
 const apiKey = 'sk-script';
+const chatBody = { model: 'a', messages: [{ role: 'user', content: 'hi' }] };
 const streamBody = { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true };
 
 describe('fake upstream scripting', () => {
@@ -24,41 +25,41 @@ describe('fake upstream scripting', () => {
     });
 
   it('records every request with its parsed body', async () => {
-    await (await send({ model: 'a', messages: [] })).body.dump();
+    await (await send(chatBody)).body.dump();
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({
       method: 'POST',
       url: '/v1/chat/completions',
       headers: { authorization: `Bearer ${apiKey}` },
-      body: { model: 'a', messages: [] },
+      body: chatBody,
     });
   });
 
   it('scripted error with Retry-After, then normal replies again', async () => {
     fake.script({ type: 'error', status: 429, message: 'Rate limit reached', retryAfter: 3 });
-    const limited = await send({ model: 'a', messages: [] });
+    const limited = await send(chatBody);
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('3');
     expect(await limited.body.json()).toEqual({
       error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' },
     });
-    expect((await send({ model: 'a', messages: [] })).statusCode).toBe(200);
+    expect((await send(chatBody)).statusCode).toBe(200);
   });
 
   it('scriptAlways repeats until cleared', async () => {
     fake.scriptAlways({ type: 'error', status: 503 });
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const reply = await send({ model: 'a', messages: [] });
+      const reply = await send(chatBody);
       expect(reply.statusCode).toBe(503);
       await reply.body.dump();
     }
     fake.scriptAlways(undefined);
-    expect((await send({ model: 'a', messages: [] })).statusCode).toBe(200);
+    expect((await send(chatBody)).statusCode).toBe(200);
   });
 
   it('reset before any byte', async () => {
     fake.script({ type: 'reset' });
-    await expect(send({ model: 'a', messages: [] })).rejects.toThrow();
+    await expect(send(chatBody)).rejects.toThrow();
   });
 
   it('reset mid-stream after N chunks', async () => {
@@ -94,7 +95,7 @@ describe('fake upstream scripting', () => {
       usage: { inputTokens: 3, outputTokens: 1 },
     });
     const started = performance.now();
-    const reply = await send({ model: 'a', messages: [] });
+    const reply = await send(chatBody);
     expect(performance.now() - started).toBeGreaterThanOrEqual(240);
     expect(await reply.body.json()).toMatchObject({
       choices: [{ message: { content: 'scripted' } }],
@@ -108,7 +109,7 @@ describe('fake upstream scripting', () => {
       const reply = await request(`${multi.origin}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}` },
-        body: '{}',
+        body: JSON.stringify(chatBody),
       });
       await reply.body.dump();
       return reply.statusCode;

@@ -200,7 +200,12 @@ describe('fake Anthropic through the @anthropic-ai/sdk', () => {
     const raw = await fetch(`${fake.origin}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'claude-test', max_tokens: 5, stream: true, messages: [] }),
+      body: JSON.stringify({
+        model: 'claude-test',
+        max_tokens: 5,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     expect(await raw.text()).toContain('event: ping\ndata: {"type":"ping"}\n\n');
   });

@@ -1,3 +1,4 @@
+import { setOwnMember } from '../wire-json.js';
 import type { WireObject } from './read-wire.js';
 import { asWireObject, isWireObject } from './read-wire.js';
 
@@ -40,7 +41,7 @@ export function readRequestExtensions(
   if (isWireObject(own.toolFields)) {
     const toolFields: Record<string, WireObject> = {};
     for (const [name, fields] of Object.entries(own.toolFields))
-      if (isWireObject(fields)) toolFields[name] = fields;
+      if (isWireObject(fields)) setOwnMember(toolFields, name, fields);
     result.toolFields = toolFields;
   }
   return result;

@@ -1,4 +1,5 @@
 import type { Usage } from '../../ir/usage.js';
+import { setOwnMember } from '../wire-json.js';
 import { asCount, asWireObject, isWireObject, withoutKeys, type WireObject } from './read-wire.js';
 
 /**
@@ -57,7 +58,7 @@ export class AnthropicStreamUsage {
     if (!isWireObject(raw)) return;
     const merged: WireObject = { ...this.merged };
     for (const [key, value] of Object.entries(raw))
-      if (value !== null && value !== undefined) merged[key] = value;
+      if (value !== null && value !== undefined) setOwnMember(merged, key, value);
     this.merged = merged;
     if (asCount(raw.output_tokens) !== undefined) this.outputReported = true;
   }

@@ -3,6 +3,7 @@ import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 import { asCount, asString, asWireObject, isWireObject, parseJson, type WireObject } from './read-wire.js';
@@ -22,8 +23,9 @@ interface OpenBlock {
 /**
  * Messages stream events (https://docs.anthropic.com/en/docs/build-with-claude/streaming) ->
  * canonical events. `message_start` opens the response; each `content_block_*` run is one block;
- * `message_delta` brings the stop reason and cumulative usage; `message_stop` finishes. Server
- * tool blocks have no canonical stream event and are dropped with a loss.
+ * `message_delta` brings the stop reason and cumulative usage; `message_stop` finishes; `error`
+ * ends the stream with an `error`, and an event that is not a JSON object breaks it. Server tool
+ * blocks have no canonical stream event and are dropped with a loss.
  */
 export function createAnthropicStreamDecoder(losses: LossLog): StreamDecoder {
   return new AnthropicStreamDecoder(losses);
@@ -36,6 +38,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
   private nextIndex = 0;
   private readonly usage = new AnthropicStreamUsage();
   private finishReason: FinishReason | undefined;
+  private brokenBy: string | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
@@ -44,7 +47,8 @@ class AnthropicStreamDecoder implements StreamDecoder {
     const parsed = parseJson(event.data);
     const data = parsed.ok ? asWireObject(parsed.value) : undefined;
     if (!data) {
-      this.losses.dropped(`stream.${event.event ?? 'event'}`, 'stream event is not a JSON object');
+      this.phase = 'done';
+      this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const type = asString(data.type) ?? event.event;
@@ -87,6 +91,10 @@ class AnthropicStreamDecoder implements StreamDecoder {
   end(): StreamEvent[] {
     if (this.phase === 'done') return [];
     return [...this.ensureStarted(), ...this.finish()];
+  }
+
+  broken(): string | undefined {
+    return this.brokenBy;
   }
 
   private start(message: WireObject | undefined): StreamEvent[] {

@@ -1,5 +1,6 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { setOwnMember } from '../wire-json.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
 import { decodeCacheControl } from './decode-content-block.js';
 import { asString, isWireObject, withoutKeys, type WireObject } from './read-wire.js';
@@ -29,7 +30,7 @@ export function decodeTools(value: unknown): DecodedTools {
       const tool = decodeCustomTool(item, path);
       result.tools.push(tool);
       const extra = withoutKeys(item, FUNCTION_TOOL_FIELDS);
-      if (extra) result.toolFields[tool.name] = extra;
+      if (extra) setOwnMember(result.toolFields, tool.name, extra);
       return;
     }
     const type = asString(item.type) ?? '';

@@ -20,7 +20,8 @@ export interface EncodedConversation {
  * (https://docs.anthropic.com/en/api/messages#body-messages). Anthropic alternates user and
  * assistant turns: tool results travel in user turns, consecutive turns of one role are merged,
  * and a user turn's tool results come before its other content. System messages ahead of the
- * conversation join `system`; later ones stay in place as `system` messages.
+ * conversation join `system`; later ones stay in place as `system` messages. The conversation
+ * opens with a user turn: assistant turns before it are dropped (recorded).
  */
 export function encodeConversation(options: {
   system: Part[];
@@ -39,10 +40,16 @@ export function encodeConversation(options: {
       message.parts.forEach((part, index) => systemParts.push({ part, path: `${path}.parts[${index}]` }));
       return;
     }
-    leading = false;
     const role: TurnRole = message.role === 'tool' ? 'user' : message.role;
     const blocks = encodeBlocks(message.parts, { role, path, losses });
     if (blocks.length === 0) return;
+    if (turns.length === 0 && role === 'assistant') {
+      // "messages: first message must use the "user" role": an opening assistant turn (a greeting
+      // another protocol allows) has no place; system messages after it still join `system`.
+      losses.dropped(path, 'an Anthropic conversation opens with a user turn');
+      return;
+    }
+    leading = false;
     const previous = turns.at(-1);
     if (role !== 'system' && previous?.role === role) previous.blocks.push(...blocks);
     else turns.push({ role, blocks });

@@ -56,10 +56,18 @@ export function encodeAssistantPart(part: Part, context: PartContext): WireObjec
   }
 }
 
-/** Anthropic rejects empty text blocks ("text content blocks must be non-empty"). */
+/**
+ * Anthropic rejects empty text blocks ("text content blocks must be non-empty") and a message whose
+ * text is whitespace alone ("text content blocks must contain non-whitespace text"); a block of
+ * whitespace says nothing, so it is left out wherever it stands.
+ */
 export function encodeTextPart(part: TextPart, context: PartContext): WireObject | undefined {
   if (part.text.length === 0) {
     context.losses.dropped(context.path, 'Anthropic rejects empty text blocks');
+    return undefined;
+  }
+  if (part.text.trim().length === 0) {
+    context.losses.dropped(context.path, 'Anthropic rejects text blocks of whitespace only');
     return undefined;
   }
   const block: WireObject = { type: 'text', text: part.text };

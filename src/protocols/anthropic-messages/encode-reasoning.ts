@@ -1,6 +1,6 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
-import type { WireObject } from './read-wire.js';
+import { isWireObject, type WireObject } from './read-wire.js';
 
 /** Thinking budget for each effort (admin-api section 4). */
 export const EFFORT_BUDGET_TOKENS: Record<Exclude<ReasoningEffort, 'none'>, number> = {
@@ -103,4 +103,24 @@ function enabledThinking(
 /** Whether Anthropic will think, which rules out some sampling settings. */
 export function isThinkingOn(thinking: WireObject | undefined): boolean {
   return thinking !== undefined && thinking.type !== 'disabled';
+}
+
+/**
+ * Whether thinking can be on for these messages. A request that continues a tool loop (it ends
+ * on tool results) must send the assistant turn that called the tools back with its thinking
+ * block first (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks);
+ * a conversation from another protocol has none to send, and Anthropic then refuses thinking.
+ */
+export function canThinkWith(messages: WireObject[]): boolean {
+  const caller = messages.at(-2);
+  const last = messages.at(-1);
+  if (caller?.role !== 'assistant' || last?.role !== 'user') return true;
+  const results = contentBlocks(last);
+  if (results.length === 0 || !results.every((block) => block.type === 'tool_result')) return true;
+  const first = contentBlocks(caller)[0];
+  return first?.type === 'thinking' || first?.type === 'redacted_thinking';
+}
+
+function contentBlocks(message: WireObject): WireObject[] {
+  return Array.isArray(message.content) ? message.content.filter(isWireObject) : [];
 }

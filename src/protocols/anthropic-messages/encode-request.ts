@@ -4,7 +4,7 @@ import type { EncodeRequestOptions } from '../protocol-codec.js';
 import { ANTHROPIC_MESSAGES, readRequestExtensions } from './anthropic-extensions.js';
 import { JSON_SCHEMA_NAME } from './decode-request.js';
 import { encodeConversation } from './encode-messages.js';
-import { encodeReasoning, isThinkingOn } from './encode-reasoning.js';
+import { canThinkWith, encodeReasoning, isThinkingOn } from './encode-reasoning.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
 import { asWireObject, withoutKeys, type WireObject } from './read-wire.js';
 
@@ -33,13 +33,20 @@ export function encodeRequest(
   if (tools.length > 0) body.tools = tools;
 
   const storedOutputConfig = asWireObject(stored.output_config);
-  const reasoning = encodeReasoning({
+  let reasoning = encodeReasoning({
     reasoning: request.reasoning,
     maxTokens,
     storedThinking: extensions.thinking,
     storedEffort: storedOutputConfig?.effort,
     losses,
   });
+  if (isThinkingOn(reasoning.thinking) && !canThinkWith(conversation.messages)) {
+    losses.dropped(
+      'reasoning',
+      'Anthropic thinks in a tool loop only when the calling turn comes back with its thinking block, and this one has none',
+    );
+    reasoning = reasoning.effort === undefined ? {} : { effort: reasoning.effort };
+  }
   const thinkingOn = isThinkingOn(reasoning.thinking);
 
   let toolChoice = encodeToolChoice({

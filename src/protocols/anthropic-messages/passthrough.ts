@@ -1,12 +1,10 @@
 import type { Usage } from '../../ir/usage.js';
-import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
+import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
 import { asCount, asString, asWireObject, parseJson } from './read-wire.js';
-
-/** Events that can carry usage or produced text; the tap parses no others. */
-const TAPPED_EVENTS = new Set(['message_start', 'message_delta', 'content_block_delta']);
 
 /**
  * Messages to an Anthropic upstream. Streams always report usage (input in `message_start`,
@@ -34,15 +32,21 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
   streamErrorEvent: ({ message, code }) => formatAnthropicStreamError({ message, code }),
 };
 
+/**
+ * Every event is parsed once: for usage and produced text, and to check it is a JSON object. The
+ * stream is whole once `message_stop` came; `error` is the upstream's own error
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events).
+ */
 class AnthropicStreamTap implements StreamTap {
   private readonly reported = new AnthropicStreamUsage();
   private readonly produced: string[] = [];
+  private ended = false;
 
-  onEvent(event: SseEvent): boolean {
-    if (event.event !== undefined && !TAPPED_EVENTS.has(event.event)) return true;
+  onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
     const data = parsed.ok ? asWireObject(parsed.value) : undefined;
-    switch (data?.type) {
+    if (!data) return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
+    switch (asString(data.type) ?? event.event) {
       case 'message_start':
         this.reported.start(asWireObject(data.message)?.usage);
         break;
@@ -55,8 +59,20 @@ class AnthropicStreamTap implements StreamTap {
         if (text) this.produced.push(text);
         break;
       }
+      case 'message_stop':
+        this.ended = true;
+        break;
+      case 'error':
+        return {
+          kind: 'upstream-error',
+          message: asString(asWireObject(data.error)?.message) ?? 'upstream stream error',
+        };
     }
-    return true;
+    return FORWARD;
+  }
+
+  missingEnd(): string | undefined {
+    return this.ended ? undefined : missingLastEventDetail('message_stop');
   }
 
   usage(): Usage | undefined {

@@ -1,5 +1,5 @@
 /** Small readers for untrusted JSON values: they narrow, never throw. */
-import { isJsonObject, type JsonObject } from '../wire-json.js';
+import { isJsonObject, setOwnMember, type JsonObject } from '../wire-json.js';
 
 export {
   asCount,
@@ -18,6 +18,6 @@ export function asWireObject(value: unknown): JsonObject | undefined {
 /** The object without the named keys; undefined when nothing is left. */
 export function withoutKeys(value: JsonObject, keys: readonly string[]): JsonObject | undefined {
   const rest: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) if (!keys.includes(key)) rest[key] = item;
+  for (const [key, item] of Object.entries(value)) if (!keys.includes(key)) setOwnMember(rest, key, item);
   return Object.keys(rest).length > 0 ? rest : undefined;
 }

@@ -1,3 +1,4 @@
+import { setOwnMember } from '../wire-json.js';
 import { isWireObject, type WireObject } from './wire-values.js';
 
 /**
@@ -10,7 +11,7 @@ export function convertGeminiSchema(schema: WireObject): WireObject {
   const converted: WireObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable' || (key === 'type' && value === 'TYPE_UNSPECIFIED')) continue;
-    converted[key] = convertMember(key, value);
+    setOwnMember(converted, key, convertMember(key, value));
   }
   if (schema.nullable === true) {
     const type = converted.type;

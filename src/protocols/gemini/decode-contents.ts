@@ -2,7 +2,7 @@ import type { Message, ToolCallPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { decodeGeminiToolResult } from './decode-tool-result.js';
 import { GeminiPartAssembler } from './gemini-part-assembler.js';
-import { InvalidGeminiRequest } from './invalid-gemini-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
 import type { ToolCallIds } from './tool-call-ids.js';
 import { asString, isWireObject } from './wire-values.js';
@@ -50,7 +50,7 @@ export function decodeGeminiContents(
       }
       for (const [partIndex, view] of views.entries()) {
         if (view.kind === 'function-response')
-          throw new InvalidGeminiRequest(
+          throw new InvalidRequestError(
             `${path}.parts[${partIndex}]`,
             'functionResponse belongs in a user turn',
           );
@@ -95,16 +95,16 @@ export function decodeGeminiContents(
 type RoleAndViews = { role: 'user' | 'model'; views: Exclude<GeminiPartView, { kind: 'invalid' }>[] };
 
 function readContent(content: unknown, path: string, losses: LossLog): RoleAndViews {
-  if (!isWireObject(content)) throw new InvalidGeminiRequest(path, 'must be an object');
+  if (!isWireObject(content)) throw new InvalidRequestError(path, 'must be an object');
   const role = content.role ?? 'user';
   // `function` is the role older clients give to turns of function responses.
   if (role !== 'user' && role !== 'model' && role !== 'function')
-    throw new InvalidGeminiRequest(`${path}.role`, 'must be user or model');
+    throw new InvalidRequestError(`${path}.role`, 'must be user or model');
   if (!Array.isArray(content.parts) || content.parts.length === 0)
-    throw new InvalidGeminiRequest(`${path}.parts`, 'must be a non-empty array');
+    throw new InvalidRequestError(`${path}.parts`, 'must be a non-empty array');
   const views = content.parts.map((part, index) => {
     const view = readGeminiPart(part, `${path}.parts[${index}]`, losses);
-    if (view.kind === 'invalid') throw new InvalidGeminiRequest(`${path}.parts[${index}]`, view.problem);
+    if (view.kind === 'invalid') throw new InvalidRequestError(`${path}.parts[${index}]`, view.problem);
     return view;
   });
   return { role: role === 'model' ? 'model' : 'user', views };

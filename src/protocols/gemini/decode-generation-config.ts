@@ -1,7 +1,8 @@
 import type { CanonicalRequest, ReasoningOptions, ResponseFormat } from '../../ir/request.js';
+import { assignMembers, setOwnMember } from '../wire-json.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';
 import { decodeGeminiThinkingConfig } from './decode-thinking-config.js';
-import { InvalidGeminiRequest } from './invalid-gemini-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { isWireObject, type WireObject } from './wire-values.js';
 
 export type Sampling = Pick<
@@ -42,35 +43,35 @@ const NUMBERS = {
  */
 export function decodeGeminiGenerationConfig(value: unknown): DecodedGenerationConfig {
   if (value === undefined) return { sampling: {} };
-  if (!isWireObject(value)) throw new InvalidGeminiRequest('generationConfig', 'must be an object');
+  if (!isWireObject(value)) throw new InvalidRequestError('generationConfig', 'must be an object');
   const sampling: Sampling = {};
   const rest: WireObject = {};
   const decoded: DecodedGenerationConfig = { sampling };
 
   for (const [key, member] of Object.entries(value)) {
     if (member === undefined) continue;
-    if (key in NUMBERS) {
+    if (Object.hasOwn(NUMBERS, key)) {
       if (typeof member !== 'number' || !Number.isFinite(member))
-        throw new InvalidGeminiRequest(`generationConfig.${key}`, 'must be a number');
+        throw new InvalidRequestError(`generationConfig.${key}`, 'must be a number');
       sampling[NUMBERS[key as keyof typeof NUMBERS]] = member;
     } else if (key === 'stopSequences') {
       if (!Array.isArray(member) || !member.every((item) => typeof item === 'string'))
-        throw new InvalidGeminiRequest('generationConfig.stopSequences', 'must be an array of strings');
+        throw new InvalidRequestError('generationConfig.stopSequences', 'must be an array of strings');
       sampling.stop = member;
     } else if (key === 'thinkingConfig') {
       if (!isWireObject(member))
-        throw new InvalidGeminiRequest('generationConfig.thinkingConfig', 'must be an object');
+        throw new InvalidRequestError('generationConfig.thinkingConfig', 'must be an object');
       decoded.thinkingConfig = member;
       const reasoning = decodeGeminiThinkingConfig(member);
       if (reasoning) decoded.reasoning = reasoning;
     } else if (key !== 'responseMimeType' && key !== 'responseSchema' && key !== 'responseJsonSchema') {
-      rest[key] = member;
+      setOwnMember(rest, key, member);
     }
   }
 
   const format = decodeResponseFormat(value);
   if (format.responseFormat) decoded.responseFormat = format.responseFormat;
-  Object.assign(rest, format.rest);
+  assignMembers(rest, format.rest);
   if (Object.keys(rest).length > 0) decoded.rest = rest;
   return decoded;
 }

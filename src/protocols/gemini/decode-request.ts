@@ -6,7 +6,7 @@ import { decodeGeminiGenerationConfig } from './decode-generation-config.js';
 import { decodeGeminiToolChoice, decodeGeminiTools } from './decode-tools.js';
 import { GEMINI, type GeminiRequestExtensions } from './gemini-extensions.js';
 import { GeminiPartAssembler } from './gemini-part-assembler.js';
-import { InvalidGeminiRequest } from './invalid-gemini-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { readGeminiPart } from './read-gemini-part.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { asString, isWireObject } from './wire-values.js';
@@ -32,8 +32,8 @@ export function decodeGeminiRequest(
   context: DecodeRequestContext,
 ): CanonicalRequest {
   const { contents } = body;
-  if (contents === undefined) throw new InvalidGeminiRequest('contents', 'is required');
-  if (!Array.isArray(contents)) throw new InvalidGeminiRequest('contents', 'must be an array');
+  if (contents === undefined) throw new InvalidRequestError('contents', 'is required');
+  if (!Array.isArray(contents)) throw new InvalidRequestError('contents', 'must be an array');
 
   const callIds = collectGeminiCallIds(contents);
   const ids = new ToolCallIds({ taken: callIds });
@@ -71,14 +71,14 @@ function decodeSystemInstruction(value: unknown, context: DecodeRequestContext, 
   if (value === undefined) return [];
   if (typeof value === 'string') return [{ type: 'text', text: value }];
   if (!isWireObject(value) || !Array.isArray(value.parts))
-    throw new InvalidGeminiRequest('systemInstruction', 'must be a Content with parts');
+    throw new InvalidRequestError('systemInstruction', 'must be a Content with parts');
   const assembler = new GeminiPartAssembler(ids);
   for (const [index, part] of value.parts.entries()) {
     const path = `systemInstruction.parts[${index}]`;
     const view = readGeminiPart(part, path, context.losses);
-    if (view.kind === 'invalid') throw new InvalidGeminiRequest(path, view.problem);
+    if (view.kind === 'invalid') throw new InvalidRequestError(path, view.problem);
     if (view.kind === 'function-response')
-      throw new InvalidGeminiRequest(path, 'functionResponse is not allowed here');
+      throw new InvalidRequestError(path, 'functionResponse is not allowed here');
     assembler.add(view);
   }
   return assembler.end();

@@ -4,6 +4,7 @@ import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
@@ -20,6 +21,7 @@ type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
  * thoughts it ends (on a text part it becomes a reasoning block of its own, as in replies); a
  * function call arrives whole and is a complete tool-call block. Usage is cumulative, so the
  * latest counts go with the finish; counts arriving after it follow as a trailing `usage`.
+ * `{"error": {...}}` ends the stream with an `error`; an event that is not a JSON object breaks it.
  */
 export class GeminiStreamDecoder implements StreamDecoder {
   private started = false;
@@ -33,6 +35,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private reportedUsage: unknown;
   private webSearchCalls = 0;
   private sawToolCall = false;
+  private brokenBy: string | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
@@ -41,7 +44,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const path = `chunk[${this.chunks++}]`;
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isWireObject(parsed.value)) {
-      this.losses.dropped(path, 'a stream event that is not a JSON object');
+      this.errored = true;
+      this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const chunk = parsed.value;
@@ -81,6 +85,10 @@ export class GeminiStreamDecoder implements StreamDecoder {
       this.finish(mapGeminiFinishReason(finishReason, { hasToolCalls: this.sawToolCall }), out);
     else if (blockReason !== undefined) this.finish({ unified: 'content-filter', raw: blockReason }, out);
     return out;
+  }
+
+  broken(): string | undefined {
+    return this.brokenBy;
   }
 
   end(): StreamEvent[] {

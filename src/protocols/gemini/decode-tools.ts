@@ -1,7 +1,8 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
+import { setOwnMember } from '../wire-json.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';
 import { GEMINI } from './gemini-extensions.js';
-import { InvalidGeminiRequest } from './invalid-gemini-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { asString, asStringArray, isWireObject, withoutKeys, type WireObject } from './wire-values.js';
 
 /** Tool fields that are Google's own search, told apart from other server tools. */
@@ -23,9 +24,9 @@ export interface DecodedTools {
 export function decodeGeminiTools(value: unknown): DecodedTools {
   const decoded: DecodedTools = { tools: [], declarationExtras: {} };
   if (value === undefined) return decoded;
-  if (!Array.isArray(value)) throw new InvalidGeminiRequest('tools', 'must be an array');
+  if (!Array.isArray(value)) throw new InvalidRequestError('tools', 'must be an array');
   for (const [index, tool] of value.entries()) {
-    if (!isWireObject(tool)) throw new InvalidGeminiRequest(`tools[${index}]`, 'must be an object');
+    if (!isWireObject(tool)) throw new InvalidRequestError(`tools[${index}]`, 'must be an object');
     for (const [key, member] of Object.entries(tool)) {
       if (key !== 'functionDeclarations') {
         decoded.tools.push({
@@ -37,13 +38,13 @@ export function decodeGeminiTools(value: unknown): DecodedTools {
         continue;
       }
       if (!Array.isArray(member))
-        throw new InvalidGeminiRequest(`tools[${index}].functionDeclarations`, 'must be an array');
+        throw new InvalidRequestError(`tools[${index}].functionDeclarations`, 'must be an array');
       for (const [position, declaration] of member.entries()) {
         const path = `tools[${index}].functionDeclarations[${position}]`;
         const tool = decodeDeclaration(declaration, path);
         decoded.tools.push(tool);
         const extras = isWireObject(declaration) ? withoutKeys(declaration, DECLARATION_KEYS) : undefined;
-        if (extras) decoded.declarationExtras[tool.name] = extras;
+        if (extras) setOwnMember(decoded.declarationExtras, tool.name, extras);
       }
     }
   }
@@ -51,9 +52,9 @@ export function decodeGeminiTools(value: unknown): DecodedTools {
 }
 
 function decodeDeclaration(declaration: unknown, path: string): FunctionTool {
-  if (!isWireObject(declaration)) throw new InvalidGeminiRequest(path, 'must be an object');
+  if (!isWireObject(declaration)) throw new InvalidRequestError(path, 'must be an object');
   const name = asString(declaration.name);
-  if (!name) throw new InvalidGeminiRequest(`${path}.name`, 'is required');
+  if (!name) throw new InvalidRequestError(`${path}.name`, 'is required');
   const description = asString(declaration.description);
   const { parametersJsonSchema, parameters } = declaration;
   let schema: WireObject = { type: 'object', properties: {} };

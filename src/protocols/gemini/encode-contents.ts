@@ -14,8 +14,9 @@ export interface EncodedContents {
  * assistant turns are `model`, user turns and tool results `user`. A tool message joins the user
  * turn next to it, and the user message right after it joins too, because Gemini wants the
  * responses to one turn's calls together (and a client's own turn of responses and text decodes
- * to exactly that pair). System
- * messages move into `systemInstruction`, Gemini's only place for them.
+ * to exactly that pair). An assistant message that calls functions joins the model turn before
+ * it, as a turn of calls must follow a user turn or a turn of responses. System messages move into
+ * `systemInstruction`, Gemini's only place for them.
  */
 export function encodeGeminiContents(
   request: { system: Part[]; messages: Message[] },
@@ -47,14 +48,18 @@ export function encodeGeminiContents(
       sendId: options.sendId,
       toolName,
       unsignedReasoning: 'drop',
+      emptyText: 'drop',
     });
     if (parts.length === 0) {
       if (message.parts.length === 0) losses.dropped(path, 'an empty message');
       continue;
     }
     const hasResponses = parts.some((part) => part.functionResponse !== undefined);
+    const hasCalls = parts.some((part) => part.functionCall !== undefined);
     const previous = contents.at(-1);
     if (previous?.role === 'user' && role === 'user' && (previousHasResponses || hasResponses))
+      (previous.parts as WireObject[]).push(...parts);
+    else if (previous?.role === 'model' && role === 'model' && hasCalls)
       (previous.parts as WireObject[]).push(...parts);
     else contents.push({ role, parts });
     previousHasResponses = hasResponses;
@@ -62,13 +67,17 @@ export function encodeGeminiContents(
   return { contents, system };
 }
 
-/** `systemInstruction` takes text only. */
+/** `systemInstruction` takes text only, and no empty text. */
 function encodeSystem(parts: Part[], path: string, losses: LossLog): WireObject[] {
   const out: WireObject[] = [];
   for (const [index, part] of parts.entries()) {
     const partPath = path === 'system' ? `system[${index}]` : `${path}.parts[${index}]`;
     if (part.type !== 'text') {
       losses.dropped(partPath, `a ${part.type} part in system instructions`);
+      continue;
+    }
+    if (part.text === '') {
+      losses.dropped(partPath, 'Gemini refuses empty text parts');
       continue;
     }
     if (part.cacheControl) losses.dropped(`${partPath}.cacheControl`, 'Gemini has no prompt-cache markers');

@@ -19,6 +19,11 @@ export interface EncodePartsOptions {
    * back only if it was Gemini's own (it ignores thought text it cannot verify).
    */
   unsignedReasoning: 'show' | 'drop';
+  /**
+   * Empty text without a thought signature: an upstream refuses it ("Unable to submit request
+   * because it has an empty text parameter"); a client is shown it as it came.
+   */
+  emptyText: 'keep' | 'drop';
 }
 
 /** A signature waiting for the part it belongs on. */
@@ -52,6 +57,10 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): W
     const path = `${options.path}.parts[${index}]`;
     switch (part.type) {
       case 'text':
+        if (part.text === '' && !pending && options.emptyText === 'drop') {
+          losses.dropped(path, 'Gemini refuses empty text parts');
+          break;
+        }
         if (part.cacheControl) losses.dropped(`${path}.cacheControl`, 'Gemini has no prompt-cache markers');
         out.push({ text: part.text, ...take() });
         break;

@@ -21,6 +21,7 @@ export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): WireO
     sendId: () => true,
     toolName: () => undefined,
     unsignedReasoning: 'show',
+    emptyText: 'keep',
   });
   return {
     candidates: [

@@ -20,7 +20,8 @@ interface BufferedCall {
  * GenerateContentResponse per text or thought delta, each function call whole when it ends (only
  * its own argument deltas are held), and a last chunk with `finishReason` and `usageMetadata`.
  * A signature ending thoughts follows them as an empty thought part; a signature with no thoughts
- * rides on the next text part or function call, as Gemini writes it.
+ * rides on the next text part or function call, as Gemini writes it. An `error` ends the stream
+ * with `data: {"error": {...}}`, which `@google/genai` raises as an `ApiError`.
  */
 export class GeminiStreamEncoder implements StreamEncoder {
   private responseId = '';
@@ -30,13 +31,14 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private readonly calls = new Map<number, BufferedCall>();
   private usage: Usage | undefined;
   private finished = false;
+  private failed = false;
 
   constructor(private readonly options: StreamEncoderOptions) {
     this.losses = options.losses;
   }
 
   push(event: StreamEvent): string {
-    if (this.finished && event.type !== 'usage' && event.type !== 'error') return '';
+    if (this.failed || (this.finished && event.type !== 'usage' && event.type !== 'error')) return '';
     switch (event.type) {
       case 'response-start':
         this.responseId = event.id;
@@ -81,6 +83,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
       case 'finish':
         return this.finish(event.finishReason, event.usage);
       case 'error':
+        this.failed = true;
         return formatGeminiStreamError({ message: event.message, code: event.code });
       default: {
         const unhandled: never = event;

@@ -1,4 +1,5 @@
 import type { ReasoningPart } from '../../ir/content.js';
+import { setOwnMember } from '../wire-json.js';
 import { asBoolean, asStringArray, asWireObject, isWireObject, type WireObject } from './wire-values.js';
 
 /** Key of Gemini's entries in canonical `extensions` and of its `raw` parts and provider tools. */
@@ -40,7 +41,8 @@ export function readGeminiRequestExtensions(
   if (toolConfig) result.toolConfig = toolConfig;
   if (declarations) {
     const byName: Record<string, WireObject> = {};
-    for (const [name, extra] of Object.entries(declarations)) if (isWireObject(extra)) byName[name] = extra;
+    for (const [name, extra] of Object.entries(declarations))
+      if (isWireObject(extra)) setOwnMember(byName, name, extra);
     result.functionDeclarations = byName;
   }
   const ids = asStringArray(own.functionCallIds);

@@ -1,9 +1,10 @@
 import type { Usage } from '../../ir/usage.js';
-import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
+import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
-import { asCount, isWireObject, parseJson } from './wire-values.js';
+import { asCount, asString, isWireObject, parseJson } from './wire-values.js';
 
 /**
  * generateContent to a Gemini upstream. The model is in the URL, so the body goes out untouched,
@@ -38,23 +39,37 @@ function readUsage(response: Record<string, unknown>): Usage | undefined {
 }
 
 /**
- * Every chunk repeats the usage so far, cumulatively, so the last one seen is the answer. Produced
- * text is every part's text (thoughts included) and every function call's arguments.
+ * Every chunk is parsed once: for usage and produced text, and to check it is a JSON object. Every
+ * chunk repeats the usage so far, cumulatively, so the last one seen is the answer; produced text
+ * is every part's text (thoughts included) and every function call's arguments. The stream is
+ * whole once a candidate has a `finishReason` (or the prompt was blocked); `{"error": {...}}` is
+ * the upstream's own error.
  */
 class GeminiStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private webSearchCalls = 0;
   private readonly produced: string[] = [];
+  private ended = false;
 
-  onEvent(event: SseEvent): boolean {
+  onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
-    if (!parsed.ok || !isWireObject(parsed.value)) return true;
+    if (!parsed.ok || !isWireObject(parsed.value))
+      return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     const chunk = parsed.value;
+    if (isWireObject(chunk.error))
+      return { kind: 'upstream-error', message: asString(chunk.error.message) ?? 'upstream stream error' };
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     this.collect(candidate);
+    if (isWireObject(candidate) && asString(candidate.finishReason) !== undefined) this.ended = true;
+    if (isWireObject(chunk.promptFeedback) && asString(chunk.promptFeedback.blockReason) !== undefined)
+      this.ended = true;
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
     this.reported = convertGeminiUsage(chunk.usageMetadata) ?? this.reported;
-    return true;
+    return FORWARD;
+  }
+
+  missingEnd(): string | undefined {
+    return this.ended ? undefined : missingLastEventDetail('a candidate with a finishReason');
   }
 
   usage(): Usage | undefined {

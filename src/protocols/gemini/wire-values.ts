@@ -1,5 +1,5 @@
 /** Small readers for JSON of unknown shape: wire bodies are narrowed, never trusted (STYLE rule 8). */
-import { isJsonObject, type JsonObject } from '../wire-json.js';
+import { isJsonObject, setOwnMember, type JsonObject } from '../wire-json.js';
 
 export {
   asBoolean,
@@ -23,7 +23,7 @@ export function asStringArray(value: unknown): string[] | undefined {
 /** The object without the named keys; undefined when nothing is left. */
 export function withoutKeys(value: JsonObject, keys: readonly string[]): JsonObject | undefined {
   const rest: JsonObject = {};
-  for (const [key, item] of Object.entries(value)) if (!keys.includes(key)) rest[key] = item;
+  for (const [key, item] of Object.entries(value)) if (!keys.includes(key)) setOwnMember(rest, key, item);
   return Object.keys(rest).length > 0 ? rest : undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { CacheControl, FilePart, Part, TextPart } from '../../ir/content.js';
 import { guessMediaType } from '../../files/guess-media-type.js';
 import { parseDataUrl } from '../data-url.js';
-import { InvalidOpenAIChatRequest } from './invalid-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { isRecord, optionalString, type JsonRecord } from './json-value.js';
 import { rawPart } from './openai-chat-extension.js';
 
@@ -18,14 +18,14 @@ export interface ContentDecodeState {
 export function decodeContent(content: unknown, path: string, state: ContentDecodeState): Part[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content))
-    throw new InvalidOpenAIChatRequest(path, 'must be a string or an array of content parts');
+    throw new InvalidRequestError(path, 'must be a string or an array of content parts');
   return content.map((part, index) => decodeContentPart(part, `${path}[${index}]`, state));
 }
 
 /** One content part: text, image_url, input_audio, file; refusal and unknown types stay raw. */
 export function decodeContentPart(part: unknown, path: string, state: ContentDecodeState): Part {
   if (!isRecord(part) || typeof part.type !== 'string')
-    throw new InvalidOpenAIChatRequest(path, 'must be a content part object with a type');
+    throw new InvalidRequestError(path, 'must be a content part object with a type');
   switch (part.type) {
     case 'text':
       return withCacheControl(decodeText(part, path), part, state);
@@ -41,7 +41,7 @@ export function decodeContentPart(part: unknown, path: string, state: ContentDec
 }
 
 function decodeText(part: JsonRecord, path: string): TextPart {
-  if (typeof part.text !== 'string') throw new InvalidOpenAIChatRequest(`${path}.text`, 'must be a string');
+  if (typeof part.text !== 'string') throw new InvalidRequestError(`${path}.text`, 'must be a string');
   return { type: 'text', text: part.text };
 }
 
@@ -49,10 +49,10 @@ function decodeText(part: JsonRecord, path: string): TextPart {
 function decodeImage(part: JsonRecord, path: string): FilePart {
   const image = part.image_url;
   if (!isRecord(image) || typeof image.url !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.image_url.url`, 'must be a string');
+    throw new InvalidRequestError(`${path}.image_url.url`, 'must be a string');
   const detail = image.detail;
   if (detail !== undefined && detail !== 'auto' && detail !== 'low' && detail !== 'high')
-    throw new InvalidOpenAIChatRequest(`${path}.image_url.detail`, "must be 'auto', 'low' or 'high'");
+    throw new InvalidRequestError(`${path}.image_url.detail`, "must be 'auto', 'low' or 'high'");
   const inline = parseDataUrl(image.url);
   return {
     type: 'file',
@@ -66,7 +66,7 @@ function decodeImage(part: JsonRecord, path: string): FilePart {
 function decodeAudio(part: JsonRecord, path: string): FilePart {
   const audio = part.input_audio;
   if (!isRecord(audio) || typeof audio.data !== 'string' || typeof audio.format !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.input_audio`, 'must have string data and format');
+    throw new InvalidRequestError(`${path}.input_audio`, 'must have string data and format');
   return {
     type: 'file',
     mediaType: audioMediaType(audio.format),
@@ -81,7 +81,7 @@ function decodeAudio(part: JsonRecord, path: string): FilePart {
  */
 function decodeFile(part: JsonRecord, path: string): FilePart {
   const file = part.file;
-  if (!isRecord(file)) throw new InvalidOpenAIChatRequest(`${path}.file`, 'must be an object');
+  if (!isRecord(file)) throw new InvalidRequestError(`${path}.file`, 'must be an object');
   const filename = optionalString(file.filename);
   const named = filename ? guessMediaType(filename) : undefined;
   const common = { type: 'file' as const, ...(filename !== undefined && { filename }) };
@@ -99,7 +99,7 @@ function decodeFile(part: JsonRecord, path: string): FilePart {
       mediaType: named ?? 'application/pdf',
       source: { kind: 'file-id', fileId: file.file_id },
     };
-  throw new InvalidOpenAIChatRequest(`${path}.file`, 'must have file_data or file_id');
+  throw new InvalidRequestError(`${path}.file`, 'must have file_data or file_id');
 }
 
 /** `prompt_cache_breakpoint` marks the end of a reusable prefix, like Anthropic's `cache_control`. */

@@ -9,7 +9,7 @@ import type {
 } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { decodeContent, type ContentDecodeState } from './decode-content-part.js';
-import { InvalidOpenAIChatRequest } from './invalid-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { isRecord, omitKeys, type JsonRecord } from './json-value.js';
 import { OPENAI_CHAT, rawPart, type SystemMessageShape } from './openai-chat-extension.js';
 
@@ -40,7 +40,7 @@ export function decodeMessages(
   context: { losses: LossLog; state: ContentDecodeState },
 ): DecodedMessages {
   if (!Array.isArray(value) || value.length === 0)
-    throw new InvalidOpenAIChatRequest('messages', 'must be a non-empty array');
+    throw new InvalidRequestError('messages', 'must be a non-empty array');
   const system: Part[] = [];
   const shapes: SystemMessageShape[] = [];
   const messages: Message[] = [];
@@ -48,7 +48,7 @@ export function decodeMessages(
 
   value.forEach((message: unknown, index) => {
     const path = `messages[${index}]`;
-    if (!isRecord(message)) throw new InvalidOpenAIChatRequest(path, 'must be an object');
+    if (!isRecord(message)) throw new InvalidRequestError(path, 'must be an object');
     const role = message.role;
     switch (role) {
       case 'system':
@@ -98,7 +98,7 @@ export function decodeMessages(
         messages.push({ role: 'tool', parts: [rawPart({ message })] });
         return;
       default:
-        throw new InvalidOpenAIChatRequest(
+        throw new InvalidRequestError(
           `${path}.role`,
           "must be one of 'system', 'developer', 'user', 'assistant', 'tool', 'function'",
         );
@@ -116,7 +116,7 @@ export function decodeMessages(
 
 function decodeRequired(message: JsonRecord, path: string, state: ContentDecodeState): Part[] {
   if (message.content === undefined || message.content === null)
-    throw new InvalidOpenAIChatRequest(`${path}.content`, 'is required');
+    throw new InvalidRequestError(`${path}.content`, 'is required');
   return decodeContent(message.content, `${path}.content`, state);
 }
 
@@ -134,7 +134,7 @@ function decodeAssistant(message: JsonRecord, path: string, state: ContentDecode
     parts.push(...decodeContent(message.content, `${path}.content`, state));
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
     if (!Array.isArray(message.tool_calls))
-      throw new InvalidOpenAIChatRequest(`${path}.tool_calls`, 'must be an array');
+      throw new InvalidRequestError(`${path}.tool_calls`, 'must be an array');
     message.tool_calls.forEach((call: unknown, index) =>
       parts.push(decodeToolCall(call, `${path}.tool_calls[${index}]`)),
     );
@@ -144,14 +144,14 @@ function decodeAssistant(message: JsonRecord, path: string, state: ContentDecode
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages-assistant-message-tool_calls */
 function decodeToolCall(call: unknown, path: string): ToolCallPart | RawPart {
-  if (!isRecord(call)) throw new InvalidOpenAIChatRequest(path, 'must be an object');
+  if (!isRecord(call)) throw new InvalidRequestError(path, 'must be an object');
   if (call.type !== undefined && call.type !== 'function') return rawPart({ toolCall: call });
-  if (typeof call.id !== 'string') throw new InvalidOpenAIChatRequest(`${path}.id`, 'must be a string');
+  if (typeof call.id !== 'string') throw new InvalidRequestError(`${path}.id`, 'must be a string');
   const fn = call.function;
   if (!isRecord(fn) || typeof fn.name !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.function.name`, 'must be a string');
+    throw new InvalidRequestError(`${path}.function.name`, 'must be a string');
   if (typeof fn.arguments !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.function.arguments`, 'must be a JSON string');
+    throw new InvalidRequestError(`${path}.function.arguments`, 'must be a JSON string');
   return { type: 'tool-call', id: call.id, name: fn.name, arguments: fn.arguments };
 }
 
@@ -162,14 +162,14 @@ function decodeToolResult(
   context: { losses: LossLog; state: ContentDecodeState },
 ): Part {
   if (typeof message.tool_call_id !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.tool_call_id`, 'must be a string');
+    throw new InvalidRequestError(`${path}.tool_call_id`, 'must be a string');
   const content: (TextPart | FilePart)[] = [];
   const decoded =
     typeof message.content === 'string' || Array.isArray(message.content)
       ? decodeContent(message.content, `${path}.content`, context.state)
       : undefined;
   if (!decoded)
-    throw new InvalidOpenAIChatRequest(`${path}.content`, 'must be a string or an array of content parts');
+    throw new InvalidRequestError(`${path}.content`, 'must be a string or an array of content parts');
   decoded.forEach((part, index) => {
     if (part.type === 'text' || part.type === 'file') content.push(part);
     else context.losses.dropped(`${path}.content[${index}]`, `a tool result cannot hold a ${part.type} part`);
@@ -186,8 +186,7 @@ function decodeToolResult(
 
 function optionalName(message: JsonRecord, path: string): string | undefined {
   if (message.name === undefined) return undefined;
-  if (typeof message.name !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.name`, 'must be a string');
+  if (typeof message.name !== 'string') throw new InvalidRequestError(`${path}.name`, 'must be a string');
   return message.name;
 }
 

@@ -8,7 +8,7 @@ import type { DecodeRequestContext } from '../protocol-codec.js';
 import type { ContentDecodeState } from './decode-content-part.js';
 import { decodeMessages } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { InvalidOpenAIChatRequest } from './invalid-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { isRecord, omitKeys, type JsonRecord } from './json-value.js';
 import { OPENAI_CHAT, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
 
@@ -52,7 +52,7 @@ const efforts: ReadonlySet<string> = new Set<ReasoningEffort>([
  */
 export function decodeOpenAIChatRequest(body: JsonRecord, context: DecodeRequestContext): CanonicalRequest {
   const model = context.model ?? body.model;
-  if (typeof model !== 'string' || model === '') throw new InvalidOpenAIChatRequest('model', 'is required');
+  if (typeof model !== 'string' || model === '') throw new InvalidRequestError('model', 'is required');
   const state: ContentDecodeState = { breakpoints: false };
   const { system, messages, systemMessages, developerMessages } = decodeMessages(body.messages, {
     losses: context.losses,
@@ -127,28 +127,28 @@ function number(body: JsonRecord, key: string): number | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value))
-    throw new InvalidOpenAIChatRequest(key, 'must be a number');
+    throw new InvalidRequestError(key, 'must be a number');
   return value;
 }
 
 function integer(body: JsonRecord, key: string): number | undefined {
   const value = number(body, key);
   if (value !== undefined && !Number.isInteger(value))
-    throw new InvalidOpenAIChatRequest(key, 'must be an integer');
+    throw new InvalidRequestError(key, 'must be an integer');
   return value;
 }
 
 function boolean(body: JsonRecord, key: string): boolean | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new InvalidOpenAIChatRequest(key, 'must be a boolean');
+  if (typeof value !== 'boolean') throw new InvalidRequestError(key, 'must be a boolean');
   return value;
 }
 
 function string(body: JsonRecord, key: string): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new InvalidOpenAIChatRequest(key, 'must be a string');
+  if (typeof value !== 'string') throw new InvalidRequestError(key, 'must be a string');
   return value;
 }
 
@@ -157,13 +157,13 @@ function decodeStop(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
-  throw new InvalidOpenAIChatRequest('stop', 'must be a string or an array of strings');
+  throw new InvalidRequestError('stop', 'must be a string or an array of strings');
 }
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format */
 function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new InvalidOpenAIChatRequest('response_format', 'must be an object');
+  if (!isRecord(value)) throw new InvalidRequestError('response_format', 'must be an object');
   switch (value.type) {
     case 'text':
       return { type: 'text' };
@@ -172,9 +172,9 @@ function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
     case 'json_schema': {
       const schema = value.json_schema;
       if (!isRecord(schema) || typeof schema.name !== 'string')
-        throw new InvalidOpenAIChatRequest('response_format.json_schema.name', 'must be a string');
+        throw new InvalidRequestError('response_format.json_schema.name', 'must be a string');
       if (schema.schema !== undefined && !isRecord(schema.schema))
-        throw new InvalidOpenAIChatRequest('response_format.json_schema.schema', 'must be an object');
+        throw new InvalidRequestError('response_format.json_schema.schema', 'must be an object');
       return {
         type: 'json-schema',
         name: schema.name,
@@ -191,7 +191,7 @@ function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
 /** `reasoning_effort`; a value the canonical form does not know (`max`) stays for this protocol only. */
 function decodeReasoningEffort(value: unknown): ReasoningOptions | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new InvalidOpenAIChatRequest('reasoning_effort', 'must be a string');
+  if (typeof value !== 'string') throw new InvalidRequestError('reasoning_effort', 'must be a string');
   return efforts.has(value) ? { effort: value as ReasoningEffort } : undefined;
 }
 
@@ -201,6 +201,6 @@ function decodeReasoningEffort(value: unknown): ReasoningOptions | undefined {
  */
 function decodeStreamOptions(value: unknown): JsonRecord | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new InvalidOpenAIChatRequest('stream_options', 'must be an object');
+  if (!isRecord(value)) throw new InvalidRequestError('stream_options', 'must be an object');
   return omitKeys(value, new Set(['include_usage']));
 }

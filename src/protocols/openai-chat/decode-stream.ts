@@ -4,6 +4,7 @@ import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import { isRecord, optionalNumber, optionalString, parseJson, type JsonRecord } from './json-value.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
@@ -30,7 +31,8 @@ const LEGACY_FUNCTION_CALL = -1;
  * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). One block is open at
  * a time: text, reasoning (`reasoning_content` / `reasoning`) or a tool call, closed when another
  * begins or `finish_reason` arrives. `finish` waits for the usage-only chunk (`choices: []`) or
- * `[DONE]`, so that it carries the usage; `end()` finishes a stream that stopped short.
+ * `[DONE]`, so that it carries the usage; `end()` finishes a stream that stopped short. A chunk
+ * that is not a JSON object breaks the stream; `{"error": {...}}` ends it with an `error`.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -42,18 +44,20 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
   private readonly noted = new Set<string>();
+  private brokenBy: string | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
+    if (this.phase === 'failed') return [];
     if (event.data.trim() === '[DONE]') return this.phase === 'streaming' ? this.finish() : [];
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isRecord(parsed.value)) {
-      this.noteOnce('chunk', 'stream', 'a chunk that is not a JSON object was skipped');
+      this.phase = 'failed';
+      this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const chunk = parsed.value;
-    if (this.phase === 'failed') return [];
     if (this.phase === 'finished') return this.trailingUsage(chunk);
     if (chunk.error !== undefined && chunk.error !== null) return this.fail(chunk.error);
 
@@ -74,6 +78,10 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
 
   end(): StreamEvent[] {
     return this.phase === 'streaming' ? this.finish() : [];
+  }
+
+  broken(): string | undefined {
+    return this.brokenBy;
   }
 
   private start(chunk: JsonRecord, data: string, out: StreamEvent[]): void {

@@ -1,5 +1,5 @@
 import type { Tool, ToolChoice } from '../../ir/request.js';
-import { InvalidOpenAIChatRequest } from './invalid-request.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 import { isRecord } from './json-value.js';
 import { OPENAI_CHAT } from './openai-chat-extension.js';
 
@@ -12,12 +12,11 @@ import { OPENAI_CHAT } from './openai-chat-extension.js';
 export function decodeTools(tools: unknown, webSearchOptions: unknown): Tool[] {
   const decoded: Tool[] = [];
   if (tools !== undefined && tools !== null) {
-    if (!Array.isArray(tools)) throw new InvalidOpenAIChatRequest('tools', 'must be an array');
+    if (!Array.isArray(tools)) throw new InvalidRequestError('tools', 'must be an array');
     tools.forEach((tool: unknown, index) => decoded.push(decodeTool(tool, `tools[${index}]`)));
   }
   if (webSearchOptions !== undefined && webSearchOptions !== null) {
-    if (!isRecord(webSearchOptions))
-      throw new InvalidOpenAIChatRequest('web_search_options', 'must be an object');
+    if (!isRecord(webSearchOptions)) throw new InvalidRequestError('web_search_options', 'must be an object');
     decoded.push({ type: 'provider', kind: 'web-search', protocol: OPENAI_CHAT, value: webSearchOptions });
   }
   return decoded;
@@ -25,16 +24,16 @@ export function decodeTools(tools: unknown, webSearchOptions: unknown): Tool[] {
 
 function decodeTool(tool: unknown, path: string): Tool {
   if (!isRecord(tool) || typeof tool.type !== 'string')
-    throw new InvalidOpenAIChatRequest(path, 'must be a tool object with a type');
+    throw new InvalidRequestError(path, 'must be a tool object with a type');
   if (tool.type !== 'function')
     return { type: 'provider', kind: 'other', protocol: OPENAI_CHAT, value: tool };
   const fn = tool.function;
   if (!isRecord(fn) || typeof fn.name !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.function.name`, 'must be a string');
+    throw new InvalidRequestError(`${path}.function.name`, 'must be a string');
   if (fn.parameters !== undefined && !isRecord(fn.parameters))
-    throw new InvalidOpenAIChatRequest(`${path}.function.parameters`, 'must be a JSON Schema object');
+    throw new InvalidRequestError(`${path}.function.parameters`, 'must be a JSON Schema object');
   if (fn.description !== undefined && typeof fn.description !== 'string')
-    throw new InvalidOpenAIChatRequest(`${path}.function.description`, 'must be a string');
+    throw new InvalidRequestError(`${path}.function.description`, 'must be a string');
   return {
     type: 'function',
     name: fn.name,
@@ -63,11 +62,11 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
       return { type: 'required' };
   }
   if (!isRecord(value))
-    throw new InvalidOpenAIChatRequest('tool_choice', "must be 'auto', 'none', 'required' or an object");
+    throw new InvalidRequestError('tool_choice', "must be 'auto', 'none', 'required' or an object");
   if (value.type === 'function') {
     const fn = value.function;
     if (!isRecord(fn) || typeof fn.name !== 'string')
-      throw new InvalidOpenAIChatRequest('tool_choice.function.name', 'must be a string');
+      throw new InvalidRequestError('tool_choice.function.name', 'must be a string');
     return { type: 'tool', name: fn.name };
   }
   return undefined;

@@ -1,5 +1,6 @@
 import type { FilePart, Message, Part, ToolResultPart } from '../../ir/content.js';
 import type { CanonicalRequest } from '../../ir/request.js';
+import { assignMembers } from '../wire-json.js';
 import {
   collapseContent,
   encodeContentPart,
@@ -141,7 +142,7 @@ function encodeUserOrTool(message: Message, parts: Located[], context: ContentEn
       : [];
   const encoded: JsonRecord[] = [...toolMessages, ...user, ...verbatim];
   const target = user[0] ?? toolMessages.at(-1);
-  if (target) Object.assign(target, fields);
+  if (target) assignMembers(target, fields);
   else if (Object.keys(fields).length > 0) encoded.push({ role: message.role, ...fields });
   return encoded;
 }
@@ -245,7 +246,7 @@ function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonRec
   const fields: JsonRecord = {};
   for (const located of parts) {
     const raw = located.part.type === 'raw' ? readRawValue(located.part) : undefined;
-    if (raw && 'messageFields' in raw) Object.assign(fields, raw.messageFields);
+    if (raw && 'messageFields' in raw) assignMembers(fields, raw.messageFields);
     else rest.push(located);
   }
   return { rest, fields };

@@ -1,5 +1,6 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalReply } from '../../ir/reply.js';
+import { assignMembers } from '../wire-json.js';
 import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import type { JsonRecord } from './json-value.js';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
@@ -43,7 +44,7 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): J
       case 'raw': {
         const raw = readRawValue(part);
         if (raw && 'toolCall' in raw) toolCalls.push(raw.toolCall);
-        else if (raw && 'messageFields' in raw) Object.assign(messageFields, raw.messageFields);
+        else if (raw && 'messageFields' in raw) assignMembers(messageFields, raw.messageFields);
         else losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
         return;
       }

@@ -14,7 +14,8 @@ const DONE = 'data: [DONE]\n\n';
  * `delta: {role: 'assistant', content: ''}`, content / `reasoning_content` / `tool_calls` deltas
  * (tool call indexes counted from 0, id and name in the first piece), a chunk with
  * `finish_reason`, then the usage chunk (`choices: []`) only when the client asked for it with
- * `stream_options.include_usage`, then `data: [DONE]`.
+ * `stream_options.include_usage`, then `data: [DONE]`. An `error`, even after the finish, ends the
+ * stream with `data: {"error": {...}}` (which the OpenAI SDK raises) and no `[DONE]`.
  */
 export class OpenAIChatStreamEncoder implements StreamEncoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -28,7 +29,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
 
   push(event: StreamEvent): string {
     if (this.phase === 'failed') return '';
-    if (this.phase === 'finished') {
+    if (this.phase === 'finished' && event.type !== 'error') {
       if (event.type === 'usage') this.usage = event.usage;
       return '';
     }

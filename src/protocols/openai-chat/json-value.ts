@@ -1,5 +1,5 @@
 /** Small readers for JSON of unknown shape: wire bodies are parsed into results, never trusted. */
-import type { JsonObject } from '../wire-json.js';
+import { setOwnMember, type JsonObject } from '../wire-json.js';
 
 export {
   asFiniteNumber as optionalNumber,
@@ -16,7 +16,7 @@ export function omitKeys(record: JsonObject, keys: ReadonlySet<string>): JsonObj
   let any = false;
   for (const [key, value] of Object.entries(record)) {
     if (keys.has(key)) continue;
-    rest[key] = value;
+    setOwnMember(rest, key, value);
     any = true;
   }
   return any ? rest : undefined;

@@ -1,7 +1,14 @@
-import { isJsonObject } from '../wire-json.js';
+import { isJsonObject, parseJson } from '../wire-json.js';
 import type { Usage } from '../../ir/usage.js';
-import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
+import {
+  FORWARD,
+  HIDE,
+  type PassthroughCodec,
+  type StreamTap,
+  type TapVerdict,
+} from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
 
 const DONE = '[DONE]';
@@ -37,28 +44,43 @@ export const openAIChatPassthrough: PassthroughCodec = {
     `data: ${JSON.stringify({ error: { message, type: 'gateway_api_error', param: null, code } })}\n\n`,
 };
 
+/**
+ * Every chunk is parsed once: for usage and produced text, and to check it is a JSON object. The
+ * stream is whole once `[DONE]` or a `finish_reason` came; a `{"error": {...}}` chunk is the
+ * upstream's own error (https://platform.openai.com/docs/guides/error-codes).
+ */
 class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private readonly produced: string[] = [];
+  private ended = false;
 
   constructor(private readonly hideUsageEvents: boolean) {}
 
-  onEvent(event: SseEvent): boolean {
-    if (event.data === DONE) return true;
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(event.data);
-    } catch {
-      return true;
+  onEvent(event: SseEvent): TapVerdict {
+    if (event.data === DONE) {
+      this.ended = true;
+      return FORWARD;
     }
-    if (!isJsonObject(chunk)) return true;
+    const parsed = parseJson(event.data);
+    if (!parsed.ok || !isJsonObject(parsed.value)) {
+      if (event.data.trim() !== DONE) return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
+      this.ended = true;
+      return FORWARD;
+    }
+    const chunk = parsed.value;
+    if (chunk.error !== undefined && chunk.error !== null)
+      return { kind: 'upstream-error', message: errorMessage(chunk.error) };
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     for (const choice of choices) this.collect(choice);
     if (isJsonObject(chunk.usage)) {
       this.reported = convertOpenAIChatUsage(chunk.usage) ?? this.reported;
-      if (this.hideUsageEvents && choices.length === 0) return false;
+      if (this.hideUsageEvents && choices.length === 0) return HIDE;
     }
-    return true;
+    return FORWARD;
+  }
+
+  missingEnd(): string | undefined {
+    return this.ended ? undefined : missingLastEventDetail('[DONE] or a finish_reason');
   }
 
   usage(): Usage | undefined {
@@ -70,7 +92,9 @@ class OpenAIChatStreamTap implements StreamTap {
   }
 
   private collect(choice: unknown): void {
-    if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return;
+    if (!isJsonObject(choice)) return;
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') this.ended = true;
+    if (!isJsonObject(choice.delta)) return;
     const { delta } = choice;
     if (typeof delta.content === 'string') this.produced.push(delta.content);
     if (typeof delta.reasoning_content === 'string') this.produced.push(delta.reasoning_content);
@@ -86,4 +110,9 @@ class OpenAIChatStreamTap implements StreamTap {
       }
     }
   }
+}
+
+function errorMessage(error: unknown): string {
+  if (isJsonObject(error) && typeof error.message === 'string') return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
 }

@@ -1,5 +1,6 @@
 import type { FilePart, Message, Part, Role, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
+import { setOwnMember } from '../wire-json.js';
 import { decodeContentPart } from './decode-content-part.js';
 import { fieldError, requireString } from './field-error.js';
 import { isRecord, otherMembers, readString, type JsonRecord } from './json-values.js';
@@ -56,7 +57,7 @@ export function decodeInput(options: {
           },
         ]);
         const rest = otherMembers(item, ['type', 'call_id', 'name', 'arguments']);
-        if (rest) (detail.functionCalls ??= {})[callId] = rest;
+        if (rest) setOwnMember((detail.functionCalls ??= {}), callId, rest);
         break;
       }
       case 'function_call_output': {
@@ -64,7 +65,7 @@ export function decodeInput(options: {
         const content = decodeOutput(item.output, `${path}.output`, losses);
         messages.join('tool', [{ type: 'tool-result', toolCallId: callId, content }]);
         const rest = otherMembers(item, ['type', 'call_id', 'output']);
-        if (rest) (detail.functionCallOutputs ??= {})[callId] = rest;
+        if (rest) setOwnMember((detail.functionCallOutputs ??= {}), callId, rest);
         break;
       }
       case 'reasoning':

@@ -3,6 +3,7 @@ import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import { asRecord, isRecord, parseJson, readNumber, readString, type JsonRecord } from './json-values.js';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
@@ -17,7 +18,8 @@ type Block =
  * Responses stream events (https://platform.openai.com/docs/api-reference/responses-streaming) ->
  * canonical events. One canonical block per output text part, per reasoning item (its summary
  * parts joined like the reply decoder joins them) and per function call item. `response.completed`
- * and `response.incomplete` finish; `response.failed` and `error` end the stream with an error.
+ * and `response.incomplete` finish; `response.failed` and `error` end the stream with an error. An
+ * event that is not a JSON object breaks the stream.
  */
 export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   private started = false;
@@ -26,6 +28,7 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   private readonly blocks = new Map<string, Block>();
   private hasFunctionCalls = false;
   private webSearchCalls = 0;
+  private brokenBy: string | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
@@ -33,7 +36,8 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     if (this.ended) return [];
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isRecord(parsed.value)) {
-      this.losses.dropped('stream', `an event that is not a JSON object: ${event.data.slice(0, 80)}`);
+      this.ended = true;
+      this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const data = parsed.value;
@@ -113,6 +117,10 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     out.push({ type: 'finish', finishReason: { unified: 'other', raw: undefined } });
     this.ended = true;
     return out;
+  }
+
+  broken(): string | undefined {
+    return this.brokenBy;
   }
 
   private ensureStarted(out: StreamEvent[], response: JsonRecord | undefined): void {

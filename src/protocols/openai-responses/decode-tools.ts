@@ -1,4 +1,5 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
+import { setOwnMember } from '../wire-json.js';
 import { fieldError } from './field-error.js';
 import { isRecord, otherMembers, readBoolean, readString } from './json-values.js';
 import { PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
@@ -48,7 +49,7 @@ export function decodeTools(tools: unknown, detail: RequestItemDetail): Tool[] {
     const strict = readBoolean(tool.strict);
     if (strict !== undefined) decoded.strict = strict;
     const rest = otherMembers(tool, ['type', 'name', 'description', 'parameters', 'strict']);
-    if (rest) (detail.functionTools ??= {})[name] = rest;
+    if (rest) setOwnMember((detail.functionTools ??= {}), name, rest);
     return decoded;
   });
 }

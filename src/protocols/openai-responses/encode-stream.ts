@@ -40,7 +40,8 @@ type Phase = 'before-start' | 'streaming' | 'awaiting-usage' | 'closed';
  * part of a message item, a reasoning block a reasoning item with one summary part, a tool call a
  * function_call item. The final `response.completed` (or `response.incomplete` / `response.failed`)
  * carries the whole response with usage; when the finish came without usage it waits for a
- * trailing usage event or the end of the stream.
+ * trailing usage event or the end of the stream. An `error` ends the stream with `error` and
+ * `response.failed`, even after the finish.
  */
 export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private phase: Phase = 'before-start';
@@ -62,14 +63,13 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   push(event: StreamEvent): string {
     if (this.phase === 'closed') return '';
     const out: string[] = [];
+    if (event.type === 'error') {
+      this.fail(out, event);
+      return out.join('');
+    }
     if (this.phase === 'awaiting-usage') {
       if (event.type === 'usage') this.usage = event.usage;
       this.terminal(out);
-      if (event.type === 'error') this.error(out, event);
-      return out.join('');
-    }
-    if (event.type === 'error') {
-      this.error(out, event);
       return out.join('');
     }
     if (this.phase === 'before-start') {
@@ -327,8 +327,27 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     this.phase = 'closed';
   }
 
-  private error(out: string[], event: { message: string; code?: string }): void {
+  /**
+   * An error ends the stream, never a completion: `error`, which the OpenAI SDK raises, then
+   * `response.failed` for clients that wait for a terminal event.
+   */
+  private fail(out: string[], event: { message: string; code?: string }): void {
+    if (this.phase === 'before-start') this.start(out, { id: '', created: 0 });
     this.emit(out, 'error', { code: event.code ?? null, message: event.message, param: null });
+    const ending = {
+      status: 'failed' as const,
+      incomplete_details: null,
+      error: { code: 'server_error', message: event.message },
+    };
+    const usage =
+      this.usage &&
+      toOpenAIResponsesUsage({
+        usage: this.usage,
+        losses: this.losses,
+        path: 'stream.usage',
+        fallbackInputTokens: this.options.estimatedInputTokens,
+      });
+    this.emit(out, 'response.failed', { response: this.response(ending, usage ?? null) });
     this.phase = 'closed';
   }
 

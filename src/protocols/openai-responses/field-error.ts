@@ -1,13 +1,13 @@
 import { GatewayError } from '../../errors/gateway-error.js';
+import { InvalidRequestError } from '../invalid-request-error.js';
 
-/** A request field of the wrong type; the relay reports it as a conversion failure (400). */
-export class InvalidFieldError extends Error {
+/** A request field of the wrong type: `invalid field <field>: expected <type>` (400). */
+export class InvalidFieldError extends InvalidRequestError {
   constructor(
     readonly field: string,
     expected: string,
   ) {
-    super(`invalid field ${field}: expected ${expected}`);
-    this.name = 'InvalidFieldError';
+    super(`invalid field ${field}:`, `expected ${expected}`);
   }
 }
 

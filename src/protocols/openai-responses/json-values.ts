@@ -1,5 +1,5 @@
 /** Small readers for untrusted JSON: every wire value is checked before it is used (STYLE rule 8). */
-import { isJsonObject, type JsonObject } from '../wire-json.js';
+import { isJsonObject, setOwnMember, type JsonObject } from '../wire-json.js';
 
 export {
   asBoolean as readBoolean,
@@ -26,7 +26,7 @@ export function otherMembers(record: JsonObject, known: readonly string[]): Json
   let any = false;
   for (const [key, value] of Object.entries(record)) {
     if (known.includes(key) || value === undefined) continue;
-    rest[key] = value;
+    setOwnMember(rest, key, value);
     any = true;
   }
   return any ? rest : undefined;

@@ -1,7 +1,9 @@
 import type { Usage } from '../../ir/usage.js';
-import { count } from './json-values.js';
-import type { PassthroughCodec, StreamTap } from '../passthrough-codec.js';
+import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
+import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
+import { isJsonObject, parseJson } from '../wire-json.js';
+import { count } from './json-values.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 
 /** Events whose `response` carries the final usage (https://platform.openai.com/docs/api-reference/responses-streaming). */
@@ -39,26 +41,40 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
     `event: error\ndata: ${JSON.stringify({ type: 'error', code, message, param: null, sequence_number: 0 })}\n\n`,
 };
 
+/**
+ * Every event is parsed once: for usage (on the terminal event) and produced text, and to check it
+ * is a JSON object. The stream is whole once a terminal event came; `error` and `response.failed`
+ * are the upstream's own errors.
+ */
 class OpenAIResponsesStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private readonly produced: string[] = [];
+  private ended = false;
 
-  onEvent(event: SseEvent): boolean {
-    const type = event.event;
-    if (type !== undefined && !TERMINAL_EVENTS.has(type) && !TEXT_DELTA_EVENTS.has(type)) return true;
-    let data: { type?: unknown; delta?: unknown; response?: { usage?: unknown } };
-    try {
-      data = JSON.parse(event.data) as typeof data;
-    } catch {
-      return true;
+  onEvent(event: SseEvent): TapVerdict {
+    const parsed = parseJson(event.data);
+    if (!parsed.ok || !isJsonObject(parsed.value))
+      return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
+    const data = parsed.value;
+    const type = typeof data.type === 'string' ? data.type : event.event;
+    if (type === undefined) return FORWARD;
+    if (TEXT_DELTA_EVENTS.has(type)) {
+      if (typeof data.delta === 'string') this.produced.push(data.delta);
+      return FORWARD;
     }
-    const dataType = typeof data.type === 'string' ? data.type : type;
-    if (dataType && TEXT_DELTA_EVENTS.has(dataType) && typeof data.delta === 'string')
-      this.produced.push(data.delta);
-    if (dataType && TERMINAL_EVENTS.has(dataType)) {
-      this.reported = convertOpenAIResponsesUsage(data.response?.usage) ?? this.reported;
-    }
-    return true;
+    if (type === 'error') return { kind: 'upstream-error', message: errorMessage(data) };
+    if (!TERMINAL_EVENTS.has(type)) return FORWARD;
+    this.ended = true;
+    const response = isJsonObject(data.response) ? data.response : {};
+    this.reported = convertOpenAIResponsesUsage(response.usage) ?? this.reported;
+    if (type === 'response.failed') return { kind: 'upstream-error', message: errorMessage(response.error) };
+    return FORWARD;
+  }
+
+  missingEnd(): string | undefined {
+    return this.ended
+      ? undefined
+      : missingLastEventDetail('response.completed, response.incomplete or response.failed');
   }
 
   usage(): Usage | undefined {
@@ -68,4 +84,11 @@ class OpenAIResponsesStreamTap implements StreamTap {
   producedText(): string {
     return this.produced.join('');
   }
+}
+
+/** The message of an `error` event (or of the `error` inside one) or of a failed response's `error`. */
+function errorMessage(error: unknown): string {
+  if (!isJsonObject(error)) return 'the upstream response failed';
+  if (typeof error.message === 'string') return error.message;
+  return errorMessage(error.error);
 }

@@ -1,27 +1,35 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { SseFrameParser } from './sse-frame-parser.js';
+import { SseFrameSplitter } from './sse-frame-splitter.js';
 
 export type SseEvent = EventSourceMessage;
 
 /**
- * Turns a byte stream into server-sent events as the bytes arrive. UTF-8 characters and lines split
- * across chunks are reassembled; `end` delivers an event left without its closing blank line.
+ * Turns a byte stream into server-sent events as the bytes arrive: each event goes out once its
+ * frame is whole (`SseFrameSplitter`), so lines and UTF-8 characters split across chunks are
+ * reassembled. An event the stream stops in the middle of is never delivered; `end` says whether
+ * there was one.
  */
 export class SseEventReader {
-  private readonly decoder = new TextDecoder();
-  private readonly parser;
+  private readonly parser = new SseFrameParser();
+  private readonly splitter: SseFrameSplitter;
 
   constructor(onEvent: (event: SseEvent) => void) {
-    this.parser = createParser({ onEvent });
+    this.splitter = new SseFrameSplitter((bytes, start, end) => {
+      const event = this.parser.parse(bytes, start, end);
+      if (event) onEvent(event);
+    });
   }
 
   push(chunk: Uint8Array): void {
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    this.splitter.push(
+      Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length),
+    );
   }
 
-  end(): void {
-    const rest = this.decoder.decode();
-    if (rest) this.parser.feed(rest);
-    this.parser.reset({ consume: true });
+  /** End of input: `incomplete` when the stream stopped in the middle of an event. */
+  end(): { incomplete: boolean } {
+    return { incomplete: this.splitter.end().incomplete };
   }
 }
 

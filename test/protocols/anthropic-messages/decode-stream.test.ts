@@ -134,7 +134,7 @@ describe('createStreamDecoder', () => {
     });
   });
 
-  it('ignores ping and unknown events, records unparseable ones, and opens a stream that skipped message_start', () => {
+  it('ignores ping and unknown events, and opens a stream that skipped message_start', () => {
     const losses = new LossLog();
     const decoder = codec.createStreamDecoder(losses);
     const events = [
@@ -144,7 +144,6 @@ describe('createStreamDecoder', () => {
         data: '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi"}}',
       }),
       ...decoder.push({ event: 'something_new', data: '{"type":"something_new"}' }),
-      ...decoder.push({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,' }),
       ...decoder.push({
         event: 'content_block_delta',
         data: '{"type":"content_block_delta","index":7,"delta":{"type":"text_delta","text":"x"}}',
@@ -159,9 +158,25 @@ describe('createStreamDecoder', () => {
       { type: 'finish', finishReason: { unified: 'other', raw: undefined } },
     ]);
     expectStreamGrammar(events);
-    expect(losses.losses).toEqual([
-      { kind: 'dropped', path: 'stream.content_block_delta', reason: 'stream event is not a JSON object' },
-    ]);
+    expect(losses.losses).toEqual([]);
+    expect(decoder.broken()).toBeUndefined();
+  });
+
+  it('an event that is not a JSON object breaks the stream: nothing after it, no finish', () => {
+    const decoder = codec.createStreamDecoder(new LossLog());
+    const events = [
+      ...decoder.push({
+        event: 'content_block_start',
+        data: '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi"}}',
+      }),
+      ...decoder.push({ event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,' }),
+      ...decoder.push({ event: 'message_stop', data: '{"type":"message_stop"}' }),
+      ...decoder.end(),
+    ];
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'text-start', 'text-delta']);
+    expect(decoder.broken()).toBe(
+      'an event whose data is not a JSON object: "{\\"type\\":\\"content_block_delta\\",\\"index\\":0,"',
+    );
   });
 
   it('sends a tool input that came whole in content_block_start as one delta', () => {

@@ -36,7 +36,7 @@ describe('anthropicMessagesPassthrough', () => {
     const tap = passthrough.createStreamTap({ hideUsageEvents: false });
     const events = parseSse(readFixture('stream-thinking-tool.txt'));
     const deltaAt = events.findIndex((event) => event.event === 'message_delta');
-    events.slice(0, deltaAt).forEach((event) => expect(tap.onEvent(event)).toBe(true));
+    events.slice(0, deltaAt).forEach((event) => expect(tap.onEvent(event)).toEqual({ kind: 'forward' }));
     // Before message_delta only the input is known; output is left to the gateway's estimate.
     expect(tap.usage()).toMatchObject({
       inputTokens: 4672,
@@ -44,7 +44,8 @@ describe('anthropicMessagesPassthrough', () => {
       cacheWriteTokens: 1200,
       outputTokens: undefined,
     });
-    events.slice(deltaAt).forEach((event) => expect(tap.onEvent(event)).toBe(true));
+    events.slice(deltaAt).forEach((event) => expect(tap.onEvent(event)).toEqual({ kind: 'forward' }));
+    expect(tap.missingEnd()).toBeUndefined();
     expect(tap.usage()).toEqual({
       inputTokens: 4672,
       cacheReadTokens: 3000,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LossLog } from '../../../src/ir/loss.js';
 import { geminiCodec } from '../../../src/protocols/gemini/codec.js';
-import { InvalidGeminiRequest } from '../../../src/protocols/gemini/invalid-gemini-request.js';
+import { InvalidRequestError } from '../../../src/protocols/invalid-request-error.js';
 import { fixtureJson } from './helpers.js';
 
 function decode(body: Record<string, unknown>, losses = new LossLog()) {
@@ -402,7 +402,7 @@ describe('gemini decodeRequest: edges', () => {
       try {
         decode(body);
       } catch (error) {
-        return error instanceof InvalidGeminiRequest ? error.message : error;
+        return error instanceof InvalidRequestError ? error.message : error;
       }
       return 'accepted';
     };

@@ -257,32 +257,39 @@ describe('gemini stream decoder', () => {
     ]);
   });
 
-  it('records what stream events cannot carry and skips events that are not JSON', () => {
+  it('records what stream events cannot carry', () => {
     const losses = new LossLog();
-    const text = [
-      'data: not json',
-      `data: ${JSON.stringify({
-        candidates: [
-          {
-            content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo' } }] },
-            finishReason: 'STOP',
-          },
-          { content: { parts: [{ text: 'second candidate' }] } },
-        ],
-      })}`,
-    ]
-      .map((line) => `${line}\r\n\r\n`)
-      .join('');
+    const text = `data: ${JSON.stringify({
+      candidates: [
+        {
+          content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo' } }] },
+          finishReason: 'STOP',
+        },
+        { content: { parts: [{ text: 'second candidate' }] } },
+      ],
+    })}\r\n\r\n`;
     const events = decode(new TextEncoder().encode(text), [], losses);
     expectStreamGrammar(events);
     expect(losses.losses).toEqual([
-      { path: 'chunk[0]', kind: 'dropped', reason: 'a stream event that is not a JSON object' },
-      { path: 'chunk[1].candidates[1]', kind: 'dropped', reason: 'only the first candidate is kept' },
+      { path: 'chunk[0].candidates[1]', kind: 'dropped', reason: 'only the first candidate is kept' },
       {
-        path: 'chunk[1].candidates[0].content.parts[0]',
+        path: 'chunk[0].candidates[0].content.parts[0]',
         kind: 'dropped',
         reason: 'stream events have no file blocks',
       },
     ]);
+  });
+
+  it('an event that is not a JSON object breaks the stream: nothing after it, no finish', () => {
+    const decoder = geminiCodec.createStreamDecoder(new LossLog());
+    const chunk = { candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] };
+    const events = [
+      ...decoder.push({ event: undefined, id: undefined, data: JSON.stringify(chunk) }),
+      ...decoder.push({ event: undefined, id: undefined, data: '{"candidates": [' }),
+      ...decoder.push({ event: undefined, id: undefined, data: JSON.stringify(chunk) }),
+      ...decoder.end(),
+    ];
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'text-start', 'text-delta']);
+    expect(decoder.broken()).toBe('an event whose data is not a JSON object: "{\\"candidates\\": ["');
   });
 });

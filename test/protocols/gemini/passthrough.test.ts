@@ -4,8 +4,8 @@ import { fixtureJson, fixtureText, sseEvents } from './helpers.js';
 
 function tap(name: string) {
   const streamTap = geminiPassthrough.createStreamTap({ hideUsageEvents: false });
-  const visible = sseEvents(new TextEncoder().encode(fixtureText(name))).map((event) =>
-    streamTap.onEvent(event),
+  const visible = sseEvents(new TextEncoder().encode(fixtureText(name))).map(
+    (event) => streamTap.onEvent(event).kind,
   );
   return { streamTap, visible };
 }
@@ -44,7 +44,8 @@ describe('geminiPassthrough', () => {
 
   it('keeps the last usage of a stream and collects text and thoughts, hiding nothing', () => {
     const { streamTap, visible } = tap('stream-thoughts-text.txt');
-    expect(visible).toEqual([true, true, true, true, true]);
+    expect(visible).toEqual(['forward', 'forward', 'forward', 'forward', 'forward']);
+    expect(streamTap.missingEnd()).toBeUndefined();
     expect(streamTap.usage()).toMatchObject({ inputTokens: 1200, outputTokens: 91, reasoningTokens: 77 });
     expect(streamTap.producedText()).toBe(
       '**Choosing a city**\n\nAutumn colours peak in November — 紅葉.Kyoto in autumn is best for maple leaves 🍁.',
@@ -58,6 +59,7 @@ describe('geminiPassthrough', () => {
     const cut = tap('stream-cut-off.txt').streamTap;
     expect(cut.usage()).toMatchObject({ inputTokens: 5, outputTokens: undefined });
     expect(cut.producedText()).toBe('Once upon a time');
+    expect(cut.missingEnd()).toBe('the stream ended without a candidate with a finishReason');
   });
 
   it('writes stream errors as Gemini does', () => {

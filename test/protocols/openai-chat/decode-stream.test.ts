@@ -342,7 +342,7 @@ describe('stream decoder state machine', () => {
     ]);
   });
 
-  test('what cannot be kept is recorded: other choices, late arguments, refusals, chunks that are not JSON, unnamed calls', () => {
+  test('what cannot be kept is recorded: other choices, late arguments, refusals, unnamed calls', () => {
     const losses = new LossLog();
     const events = decodeWhole(
       sse(
@@ -351,7 +351,6 @@ describe('stream decoder state machine', () => {
         delta({ tool_calls: [{ index: 0, function: { arguments: '}' } }] }),
         delta({ content: 'other' }, null, 1),
         delta({ refusal: 'No.' }),
-        'not json',
         delta({ tool_calls: [{ index: 5, id: 'call_z', function: { arguments: '{}' } }] }),
         delta({}, 'stop'),
         '[DONE]',
@@ -382,11 +381,6 @@ describe('stream decoder state machine', () => {
           "reason": "a refusal streams as plain text",
         },
         {
-          "kind": "dropped",
-          "path": "stream",
-          "reason": "a chunk that is not a JSON object was skipped",
-        },
-        {
           "kind": "coerced",
           "path": "tool_calls[5].function.name",
           "reason": "the upstream never named this tool call",
@@ -414,6 +408,21 @@ describe('stream decoder state machine', () => {
     failing.push({ data: JSON.stringify({ error: { message: 'boom', code: 429 } }) });
     expect(failing.push({ data: JSON.stringify(delta({ content: 'b' })) })).toEqual([]);
     expect(failing.end()).toEqual([]);
+  });
+
+  test('a chunk that is not a JSON object breaks the stream: nothing after it, no finish', () => {
+    const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+    const events = [
+      ...decoder.push({ data: JSON.stringify(delta({ content: 'a' })) }),
+      ...decoder.push({ data: '{"id":"chatcmpl-1","choices":[{"delta":' }),
+      ...decoder.push({ data: JSON.stringify(delta({}, 'stop')) }),
+      ...decoder.push({ data: '[DONE]' }),
+      ...decoder.end(),
+    ];
+    expect(events.map((event) => event.type)).toEqual(['response-start', 'text-start', 'text-delta']);
+    expect(decoder.broken()).toBe(
+      'an event whose data is not a JSON object: "{\\"id\\":\\"chatcmpl-1\\",\\"choices\\":[{\\"delta\\":"',
+    );
   });
 });
 

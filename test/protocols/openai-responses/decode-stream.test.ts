@@ -213,7 +213,7 @@ describe('stream decoder: endings and leniency', () => {
     expect(events.at(-1)).toEqual({ type: 'error', message: 'Slow down.', code: 'rate_limit_exceeded' });
   });
 
-  test('missing part events, arguments only at done, refusals, unparseable data', () => {
+  test('missing part events, arguments only at done, refusals', () => {
     const losses = new LossLog();
     const events = decodeText(
       sse([
@@ -251,7 +251,7 @@ describe('stream decoder: endings and leniency', () => {
           type: 'response.completed',
           response: { status: 'completed', usage: { input_tokens: 3, output_tokens: 4 } },
         },
-      ]).replace('event: response.created', 'data: not json\n\nevent: response.created'),
+      ]),
       losses,
     );
     assertStreamGrammar(events);
@@ -273,7 +273,24 @@ describe('stream decoder: endings and leniency', () => {
         usage: expect.objectContaining({ inputTokens: 3, outputTokens: 4, webSearchCalls: 1 }),
       },
     ]);
-    expect(losses.losses.map((loss) => loss.path)).toEqual(['stream', 'output[2]']);
+    expect(losses.losses.map((loss) => loss.path)).toEqual(['output[2]']);
+  });
+
+  test('an event that is not a JSON object breaks the stream: nothing after it, no finish', () => {
+    const decoder = createDecoder(new LossLog());
+    const event = (data: Record<string, unknown> | string) => ({
+      event: undefined,
+      id: undefined,
+      data: typeof data === 'string' ? data : JSON.stringify(data),
+    });
+    const events = [
+      ...decoder.push(event({ type: 'response.created', response: { id: 'resp_x', model: 'm' } })),
+      ...decoder.push(event('not json')),
+      ...decoder.push(event({ type: 'response.completed', response: { status: 'completed' } })),
+      ...decoder.end(),
+    ];
+    expect(events.map((item) => item.type)).toEqual(['response-start']);
+    expect(decoder.broken()).toBe('an event whose data is not a JSON object: "not json"');
   });
 
   test('encrypted reasoning that only arrives at the item end opens the block there', () => {

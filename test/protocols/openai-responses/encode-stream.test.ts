@@ -360,7 +360,7 @@ describe('stream encoder: the official SDK parses it', () => {
     expect(final.output_text).toBe('Once upon');
   });
 
-  test('an error ends the stream with an error event the SDK yields', async () => {
+  test('an error ends the stream with `error` and `response.failed`; the SDK raises the error', async () => {
     const chunks = encodeStream([
       { type: 'response-start', id: 'resp_1', model: 'm', created: 3 },
       { type: 'text-start', index: 0 },
@@ -369,7 +369,7 @@ describe('stream encoder: the official SDK parses it', () => {
       { type: 'text-delta', index: 0, text: 'lo' },
     ]);
     const events = wireEvents(chunks);
-    expect(events.at(-1)).toEqual({
+    expect(events.at(-2)).toEqual({
       event: 'error',
       data: {
         type: 'error',
@@ -379,13 +379,62 @@ describe('stream encoder: the official SDK parses it', () => {
         param: null,
       },
     });
+    expect(events.at(-1)).toMatchObject({
+      event: 'response.failed',
+      data: {
+        sequence_number: 6,
+        response: {
+          id: 'resp_1',
+          status: 'failed',
+          error: { code: 'server_error', message: 'the upstream stream broke off' },
+          usage: null,
+        },
+      },
+    });
     const seen = await withOpenAIClient({ contentType: 'text/event-stream', chunks }, async (client) => {
       const types: string[] = [];
       for await (const event of await client.responses.create({ model: 'm', input: 'hi', stream: true }))
         types.push(event.type);
       return types;
     });
-    expect(seen.at(-1)).toBe('error');
+    expect(seen.slice(-2)).toEqual(['error', 'response.failed']);
+    const raised = await withOpenAIClient({ contentType: 'text/event-stream', chunks }, (client) =>
+      client.responses
+        .stream({ model: 'm', input: 'hi' })
+        .finalResponse()
+        .catch((error: unknown) => error),
+    );
+    expect(raised).toMatchObject({ type: 'error', message: 'the upstream stream broke off' });
+  });
+
+  test('an error after a finish that waits for usage is no completion', () => {
+    const streamEncoder = codec.createStreamEncoder({
+      losses: new LossLog(),
+      estimatedInputTokens: 9,
+      model: 'm',
+    });
+    streamEncoder.push({ type: 'response-start', id: 'resp_1', model: 'm', created: 3 });
+    streamEncoder.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' } });
+    const events = wireEvents([
+      streamEncoder.push({ type: 'error', message: 'idle', code: 'upstream_timeout' }),
+    ]);
+    expect(events.map((event) => event.event)).toEqual(['error', 'response.failed']);
+    expect(streamEncoder.end()).toBe('');
+  });
+
+  test('an error before anything else still opens the response, then fails it', () => {
+    const streamEncoder = codec.createStreamEncoder({
+      losses: new LossLog(),
+      estimatedInputTokens: 9,
+      model: 'm',
+    });
+    const events = wireEvents([streamEncoder.push({ type: 'error', message: 'bad frame' })]);
+    expect(events.map((event) => event.event)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'error',
+      'response.failed',
+    ]);
   });
 });
 
