@@ -2,7 +2,9 @@
  * An OpenAI-compatible upstream that answers at once, for measuring the gateway's own cost:
  * a fixed chat completion, or a stream of `BENCH_STREAM_CHUNKS` chunks written back to back.
  * A body with `"bench_hold":true` keeps a stream open after its first chunk until the process is told to
- * release held streams (`POST /release`), for the open-streams memory measurement.
+ * release held streams (`POST /release`), for the open-streams memory measurement. A body with
+ * `"bench_pace_ms":N` writes one chunk every N milliseconds, so that each chunk reaches the proxy
+ * in a read of its own, as a model's tokens do.
  */
 import { createServer, type ServerResponse } from 'node:http';
 
@@ -76,8 +78,21 @@ const server = createServer((request, response) => {
       response.on('close', () => held.delete(response));
       return;
     }
+    const withUsage = text.includes('"include_usage":true');
+    const pace = Number(/"bench_pace_ms":(\d+)/.exec(text)?.[1] ?? 0);
+    if (pace > 0) {
+      let next = 0;
+      const timer = setInterval(() => {
+        if (next < streamBody.length) return void response.write(streamBody[next++]);
+        clearInterval(timer);
+        if (withUsage) response.write(usageChunk);
+        response.end('data: [DONE]\n\n');
+      }, pace);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
     for (const part of streamBody) response.write(part);
-    if (text.includes('"include_usage":true')) response.write(usageChunk);
+    if (withUsage) response.write(usageChunk);
     response.end('data: [DONE]\n\n');
   });
 });

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { Pool } from 'undici';
 
 export interface Target {
-  name: 'direct' | 'gateway';
+  name: 'direct' | 'bare proxy' | 'gateway';
   origin: string;
   headers: Record<string, string>;
 }
@@ -108,6 +108,60 @@ export async function streamTimes(
   await pool.close();
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   return { firstByte: median(firstBytes), total: median(totals) };
+}
+
+/**
+ * Streams of 100 chunks, each chunk paced `paceMs` apart by the upstream, started at a fixed rate
+ * (on schedule, not on answers). Counts the content chunks that reached the client, and takes the
+ * median length of a stream (about 100 x `paceMs` when the pacing reached the upstream).
+ */
+export async function pacedStreams(
+  target: Target,
+  options: { rate: number; seconds: number; paceMs: number },
+): Promise<{ streams: number; chunks: number; errors: number; medianMs: number }> {
+  const pool = new Pool(target.origin, { connections: 256 });
+  const durations: number[] = [];
+  const body = JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Stream slowly' }],
+    stream: true,
+    metadata: { bench_pace_ms: options.paceMs },
+  });
+  let streams = 0;
+  let chunks = 0;
+  let errors = 0;
+  const total = options.rate * options.seconds;
+  const interval = 1000 / options.rate;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let index = 0; index < total; index += 1) {
+    const wait = started + index * interval - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      (async () => {
+        const sent = performance.now();
+        try {
+          const response = await pool.request({
+            path: '/v1/chat/completions',
+            method: 'POST',
+            headers: { ...target.headers, 'content-type': 'application/json' },
+            body,
+          });
+          const text = await response.body.text();
+          if (response.statusCode !== 200) return void (errors += 1);
+          durations.push(performance.now() - sent);
+          streams += 1;
+          chunks += text.split('\n\n').filter((event) => event.startsWith('data: {')).length;
+        } catch {
+          errors += 1;
+        }
+      })(),
+    );
+  }
+  await Promise.all(pending);
+  await pool.close();
+  durations.sort((a, b) => a - b);
+  return { streams, chunks, errors, medianMs: durations[Math.floor(durations.length / 2)] ?? NaN };
 }
 
 /** Opens `count` streams that the upstream holds open after one chunk; resolves when all have their first chunk. */

@@ -1,19 +1,27 @@
 /**
- * `npm run bench`: the same load, in one run, straight to a fast fake upstream and through the
- * gateway (pinned to core 0, with auth, billing and usage logging on); the driver and the upstream
- * share core 1. Prints a table with gateway-vs-direct ratios and writes bench/results/latest.json.
+ * `npm run bench`: the same load, in one run, on three targets: straight to a fast fake upstream,
+ * through a bare Fastify + undici proxy, and through the gateway (with auth, billing and usage
+ * logging on). Both proxies are pinned to core 0 and measured one after the other, never both under
+ * load at once; the driver and the upstream share core 1. Prints a table with the gateway's ratios
+ * to the direct path and to the bare proxy, and writes bench/results/latest.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { cpuMicros, memory, pinTo, startPinned } from './processes.js';
-import { fixedRate, openHeldStreams, saturate, streamTimes, type Target } from './measure.js';
+import { fixedRate, openHeldStreams, pacedStreams, saturate, streamTimes, type Target } from './measure.js';
+import { compare, formatTable, round, row } from './report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const openStreams = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
 const ADMIN = 'bench-admin-token';
+const BARE_PROXY_KEY = 'bench-bare-proxy-key';
+/** The per-chunk scenario: 100-chunk streams started at this rate, chunks this far apart. */
+const PACED_STREAMS_PER_SECOND = 50;
+const PACE_MS = 1;
 
 async function admin(origin: string, method: string, route: string, body: unknown): Promise<any> {
   const response = await fetch(`${origin}/api${route}`, {
@@ -25,30 +33,45 @@ async function admin(origin: string, method: string, route: string, body: unknow
   return response.json();
 }
 
+interface Proxy {
+  target: Target;
+  pid: number;
+}
+
 const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
+const children: ChildProcess[] = [];
 const upstream = await startPinned({
   core: 1,
   script: path.join(root, 'dist-bench/fast-upstream.js'),
   env: { PORT: '0' },
   ready: /listening (\d+)/,
 });
+children.push(upstream.child);
 const upstreamOrigin = `http://127.0.0.1:${upstream.match[1]}`;
-const gateway = await startPinned({
-  core: 0,
-  script: path.join(root, 'dist/main.js'),
-  env: {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GATEWAY_DATA_DIR: dataDir,
-    GATEWAY_ADMIN_TOKEN: ADMIN,
-    GATEWAY_LOG_LEVEL: 'info',
-  },
-  ready: /gateway ready on (http:\/\/[^"\s]+)/,
-});
-const gatewayOrigin = gateway.match[1]!;
-const gatewayPid = gateway.child.pid!;
 
 try {
+  const bareProxyProcess = await startPinned({
+    core: 0,
+    script: path.join(root, 'dist-bench/bare-proxy.js'),
+    env: { PORT: '0', UPSTREAM: upstreamOrigin, UPSTREAM_KEY: 'upstream-key', BARE_PROXY_KEY },
+    ready: /bare proxy ready on (http:\/\/\S+)/,
+  });
+  children.push(bareProxyProcess.child);
+  const gatewayProcess = await startPinned({
+    core: 0,
+    script: path.join(root, 'dist/main.js'),
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_ADMIN_TOKEN: ADMIN,
+      GATEWAY_LOG_LEVEL: 'info',
+    },
+    ready: /gateway ready on (http:\/\/[^"\s]+)/,
+  });
+  children.push(gatewayProcess.child);
+  const gatewayOrigin = gatewayProcess.match[1]!;
+
   await admin(gatewayOrigin, 'POST', '/channels', {
     name: 'bench',
     type: 'openai',
@@ -65,142 +88,196 @@ try {
     origin: upstreamOrigin,
     headers: { authorization: 'Bearer upstream-key' },
   };
-  const viaGateway: Target = {
-    name: 'gateway',
-    origin: gatewayOrigin,
-    headers: { authorization: `Bearer ${key.key}` },
+  const bareProxy: Proxy = {
+    target: {
+      name: 'bare proxy',
+      origin: bareProxyProcess.match[1]!,
+      headers: { authorization: `Bearer ${BARE_PROXY_KEY}` },
+    },
+    pid: bareProxyProcess.child.pid!,
+  };
+  const gateway: Proxy = {
+    target: { name: 'gateway', origin: gatewayOrigin, headers: { authorization: `Bearer ${key.key}` } },
+    pid: gatewayProcess.child.pid!,
   };
 
   process.stderr.write('open streams\n');
-  await streamTimes(viaGateway, 20);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const baseline = memory(gatewayPid).rss;
-  const held = await openHeldStreams(viaGateway, openStreams);
-  const withStreams = memory(gatewayPid);
-  await fetch(`${upstreamOrigin}/release`);
-  await held.close();
-  const perStream = (withStreams.rss - baseline) / openStreams;
+  const heldMemory = async (proxy: Proxy) => {
+    await streamTimes(proxy.target, 20);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const baseline = memory(proxy.pid).rss;
+    const held = await openHeldStreams(proxy.target, openStreams);
+    const withStreams = memory(proxy.pid);
+    await fetch(`${upstreamOrigin}/release`);
+    await held.close();
+    return { baseline, withStreams, perStream: (withStreams.rss - baseline) / openStreams };
+  };
+  const bareProxyHeld = await heldMemory(bareProxy);
+  const gatewayHeld = await heldMemory(gateway);
 
   process.stderr.write('warming up\n');
-  await saturate(viaGateway, 3);
+  await saturate(gateway.target, 3);
+  await saturate(bareProxy.target, 2);
   await saturate(direct, 2);
 
   process.stderr.write('saturation\n');
+  const saturateProxy = async (proxy: Proxy) => {
+    const before = cpuMicros(proxy.pid);
+    const result = await saturate(proxy.target, seconds);
+    return { ...result, cpuPerRequest: (cpuMicros(proxy.pid) - before) / result.requests };
+  };
   const directSaturation = await saturate(direct, seconds);
-  const cpuBefore = cpuMicros(gatewayPid);
-  const gatewaySaturation = await saturate(viaGateway, seconds);
-  const cpuPerRequest = (cpuMicros(gatewayPid) - cpuBefore) / gatewaySaturation.requests;
+  const bareProxySaturation = await saturateProxy(bareProxy);
+  const gatewaySaturation = await saturateProxy(gateway);
 
   process.stderr.write('fixed rate\n');
   const directRate = await fixedRate(direct, { rate: 1000, seconds });
-  const gatewayRate = await fixedRate(viaGateway, { rate: 1000, seconds });
+  const bareProxyRate = await fixedRate(bareProxy.target, { rate: 1000, seconds });
+  const gatewayRate = await fixedRate(gateway.target, { rate: 1000, seconds });
 
   process.stderr.write('streams\n');
   const directStream = await streamTimes(direct, 60);
-  const gatewayStream = await streamTimes(viaGateway, 60);
+  const bareProxyStream = await streamTimes(bareProxy.target, 60);
+  const gatewayStream = await streamTimes(gateway.target, 60);
   // The same on one core: an idle virtual CPU wakes slowly, and the pinned layout puts two
-  // cross-core hops on the gateway's path that the direct path does not have.
-  pinTo(gatewayPid, 1);
-  const gatewayStreamSameCore = await streamTimes(viaGateway, 60);
+  // cross-core hops on a proxy's path that the direct path does not have.
+  const onCoreOne = async (proxy: Proxy) => {
+    pinTo(proxy.pid, 1);
+    try {
+      return await streamTimes(proxy.target, 60);
+    } finally {
+      pinTo(proxy.pid, 0);
+    }
+  };
   const directStreamSameCore = await streamTimes(direct, 60);
-  pinTo(gatewayPid, 0);
+  const bareProxyStreamSameCore = await onCoreOne(bareProxy);
+  const gatewayStreamSameCore = await onCoreOne(gateway);
 
-  const ratio = (a: number, b: number) => Number((a / b).toFixed(3));
-  const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+  process.stderr.write('stream chunks\n');
+  const chunkCost = async (proxy: Proxy) => {
+    const before = cpuMicros(proxy.pid);
+    const result = await pacedStreams(proxy.target, {
+      rate: PACED_STREAMS_PER_SECOND,
+      seconds,
+      paceMs: PACE_MS,
+    });
+    return { ...result, cpuPerChunk: (cpuMicros(proxy.pid) - before) / result.chunks };
+  };
+  const bareProxyChunks = await chunkCost(bareProxy);
+  const gatewayChunks = await chunkCost(gateway);
+
+  const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
+  type StreamTimes = Record<'direct' | 'bareProxy' | 'gateway', { firstByte: number; total: number }>;
+  const timesOf = (measure: 'firstByte' | 'total', values: StreamTimes) =>
+    compare(
+      {
+        direct: values.direct[measure],
+        bareProxy: values.bareProxy[measure],
+        gateway: values.gateway[measure],
+      },
+      { digits: 3, added: true },
+    );
+  const streams: StreamTimes = { direct: directStream, bareProxy: bareProxyStream, gateway: gatewayStream };
+  const streamsSameCore: StreamTimes = {
+    direct: directStreamSameCore,
+    bareProxy: bareProxyStreamSameCore,
+    gateway: gatewayStreamSameCore,
+  };
   const results = {
-    machine: { cores: (await import('node:os')).cpus().length, node: process.version },
+    machine: { cores: cpus().length, node: process.version },
     seconds,
     saturation_rps: {
-      direct: round(directSaturation.rps, 0),
-      gateway: round(gatewaySaturation.rps, 0),
-      ratio: ratio(gatewaySaturation.rps, directSaturation.rps),
-      errors: directSaturation.errors + gatewaySaturation.errors,
+      ...compare(
+        { direct: directSaturation.rps, bareProxy: bareProxySaturation.rps, gateway: gatewaySaturation.rps },
+        { digits: 0 },
+      ),
+      errors: directSaturation.errors + bareProxySaturation.errors + gatewaySaturation.errors,
     },
-    gateway_cpu_us_per_request: round(cpuPerRequest, 1),
+    cpu_us_per_request: compare(
+      { bareProxy: bareProxySaturation.cpuPerRequest, gateway: gatewaySaturation.cpuPerRequest },
+      { digits: 1 },
+    ),
     latency_ms_at_1000_rps: {
-      direct: { p50: round(directRate.p50, 3), p99: round(directRate.p99, 3) },
-      gateway: { p50: round(gatewayRate.p50, 3), p99: round(gatewayRate.p99, 3) },
-      added_p99: round(gatewayRate.p99 - directRate.p99, 3),
-      p99_ratio: ratio(gatewayRate.p99, directRate.p99),
-      errors: directRate.errors + gatewayRate.errors,
+      p50: compare(
+        { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
+        { digits: 3, added: true },
+      ),
+      p99: compare(
+        { direct: directRate.p99, bareProxy: bareProxyRate.p99, gateway: gatewayRate.p99 },
+        { digits: 3, added: true },
+      ),
+      errors: directRate.errors + bareProxyRate.errors + gatewayRate.errors,
     },
     stream_100_chunks_ms: {
-      direct: { first_byte: round(directStream.firstByte, 3), total: round(directStream.total, 3) },
-      gateway: { first_byte: round(gatewayStream.firstByte, 3), total: round(gatewayStream.total, 3) },
-      added_first_byte: round(gatewayStream.firstByte - directStream.firstByte, 3),
-      total_ratio: ratio(gatewayStream.total, directStream.total),
+      first_byte: timesOf('firstByte', streams),
+      total: timesOf('total', streams),
       all_on_one_core: {
-        direct: {
-          first_byte: round(directStreamSameCore.firstByte, 3),
-          total: round(directStreamSameCore.total, 3),
-        },
-        gateway: {
-          first_byte: round(gatewayStreamSameCore.firstByte, 3),
-          total: round(gatewayStreamSameCore.total, 3),
-        },
-        added_first_byte: round(gatewayStreamSameCore.firstByte - directStreamSameCore.firstByte, 3),
+        first_byte: timesOf('firstByte', streamsSameCore),
+        total: timesOf('total', streamsSameCore),
       },
+    },
+    cpu_us_per_stream_chunk: {
+      ...compare(
+        { bareProxy: bareProxyChunks.cpuPerChunk, gateway: gatewayChunks.cpuPerChunk },
+        { digits: 2 },
+      ),
+      streams_per_second: PACED_STREAMS_PER_SECOND,
+      chunk_interval_ms: PACE_MS,
+      chunks_relayed: { bare_proxy: bareProxyChunks.chunks, gateway: gatewayChunks.chunks },
+      median_stream_ms: {
+        bare_proxy: round(bareProxyChunks.medianMs, 1),
+        gateway: round(gatewayChunks.medianMs, 1),
+      },
+      errors: bareProxyChunks.errors + gatewayChunks.errors,
     },
     open_streams: {
       count: openStreams,
-      gateway_rss_mb_before: round(baseline / 2 ** 20, 1),
-      gateway_rss_mb_with_streams: round(withStreams.rss / 2 ** 20, 1),
-      gateway_peak_rss_mb: round(withStreams.peak / 2 ** 20, 1),
-      kib_per_stream: round(perStream / 1024, 1),
+      kib_per_stream: compare(
+        { bareProxy: bareProxyHeld.perStream / 1024, gateway: gatewayHeld.perStream / 1024 },
+        { digits: 1 },
+      ),
+      rss_mb_before: { bare_proxy: mb(bareProxyHeld.baseline), gateway: mb(gatewayHeld.baseline) },
+      rss_mb_with_streams: {
+        bare_proxy: mb(bareProxyHeld.withStreams.rss),
+        gateway: mb(gatewayHeld.withStreams.rss),
+      },
+      peak_rss_mb: {
+        bare_proxy: mb(bareProxyHeld.withStreams.peak),
+        gateway: mb(gatewayHeld.withStreams.peak),
+      },
     },
   };
 
-  const rows: [string, string, string, string][] = [
-    ['measure', 'direct', 'gateway', 'gateway / direct'],
-    [
-      'throughput at saturation (req/s)',
-      `${results.saturation_rps.direct}`,
-      `${results.saturation_rps.gateway}`,
-      `${results.saturation_rps.ratio}`,
-    ],
-    [
-      'p50 latency at 1000 req/s (ms)',
-      `${results.latency_ms_at_1000_rps.direct.p50}`,
-      `${results.latency_ms_at_1000_rps.gateway.p50}`,
-      `${ratio(gatewayRate.p50, directRate.p50)}`,
-    ],
-    [
-      'p99 latency at 1000 req/s (ms)',
-      `${results.latency_ms_at_1000_rps.direct.p99}`,
-      `${results.latency_ms_at_1000_rps.gateway.p99}`,
-      `${results.latency_ms_at_1000_rps.p99_ratio}`,
-    ],
-    [
-      'stream first byte (ms)',
-      `${results.stream_100_chunks_ms.direct.first_byte}`,
-      `${results.stream_100_chunks_ms.gateway.first_byte}`,
-      `+${results.stream_100_chunks_ms.added_first_byte} ms`,
-    ],
-    [
-      'stream first byte, all on one core (ms)',
-      `${results.stream_100_chunks_ms.all_on_one_core.direct.first_byte}`,
-      `${results.stream_100_chunks_ms.all_on_one_core.gateway.first_byte}`,
-      `+${results.stream_100_chunks_ms.all_on_one_core.added_first_byte} ms`,
-    ],
-    [
-      'stream of 100 chunks, total (ms)',
-      `${results.stream_100_chunks_ms.direct.total}`,
-      `${results.stream_100_chunks_ms.gateway.total}`,
-      `${results.stream_100_chunks_ms.total_ratio}`,
-    ],
-    ['gateway CPU per request (µs)', '', `${results.gateway_cpu_us_per_request}`, ''],
-    [`memory per open stream, ${openStreams} open (KiB)`, '', `${results.open_streams.kib_per_stream}`, ''],
-  ];
-  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}\n`);
+  const table = formatTable([
+    row('throughput at saturation (req/s)', results.saturation_rps),
+    row('p50 latency at 1000 req/s (ms)', results.latency_ms_at_1000_rps.p50),
+    row('p99 latency at 1000 req/s (ms)', results.latency_ms_at_1000_rps.p99),
+    row('stream first byte (ms)', results.stream_100_chunks_ms.first_byte),
+    row('stream first byte, all on one core (ms)', results.stream_100_chunks_ms.all_on_one_core.first_byte),
+    row('stream of 100 chunks, total (ms)', results.stream_100_chunks_ms.total),
+    row('stream of 100 chunks, all on one core (ms)', results.stream_100_chunks_ms.all_on_one_core.total),
+    row('CPU per request (µs)', results.cpu_us_per_request),
+    row(`CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`, results.cpu_us_per_stream_chunk),
+    row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
+  ]);
+  process.stdout.write(`${table}\n`);
+  const errors =
+    results.saturation_rps.errors +
+    results.latency_ms_at_1000_rps.errors +
+    results.cpu_us_per_stream_chunk.errors;
+  if (errors > 0) process.stdout.write(`errors: ${errors} (see latest.json)\n`);
 
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write('written to bench/results/latest.json\n');
 } finally {
-  gateway.child.kill('SIGTERM');
-  upstream.child.kill('SIGTERM');
-  await new Promise((resolve) => gateway.child.once('exit', resolve));
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((child) =>
+      child.exitCode === null && child.signalCode === null
+        ? new Promise((resolve) => child.once('exit', resolve))
+        : undefined,
+    ),
+  );
   rmSync(dataDir, { recursive: true, force: true });
 }

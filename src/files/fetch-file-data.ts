@@ -7,9 +7,20 @@ import { isPublicAddress } from './is-public-address.js';
 export interface FileFetchOptions {
   /** `image_fetch_allow_private`: also fetch from loopback and private addresses. */
   allowPrivate: boolean;
+  /** Largest size of one file. */
   maxBytes: number;
   timeoutMs: number;
   maxRedirects?: number;
+  /**
+   * The request's lifetime: aborting it (the client left) cancels the download. A cancelled
+   * download rejects with the signal's reason, not with a `FileFetchError`.
+   */
+  signal?: AbortSignal;
+}
+
+export interface FileDownloadOptions extends FileFetchOptions {
+  /** Told the size of each chunk as it arrives; throwing a `FileFetchError` stops the download. */
+  onChunk?(bytes: number): void;
 }
 
 export interface FileData {
@@ -45,9 +56,12 @@ const anyAddress = new Agent();
  * Downloads a file linked from a request (client-api 4.8) within size and time bounds. Links to
  * loopback, private and link-local addresses are refused unless allowed, also after redirects.
  */
-export async function fetchFileData(link: string, options: FileFetchOptions): Promise<FileData> {
+export async function fetchFileData(link: string, options: FileDownloadOptions): Promise<FileData> {
+  options.signal?.throwIfAborted();
   let url = parseLink(link);
   const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const failure = (error: unknown) => asFetchError(error, { deadline, cancellation: options.signal });
   for (let redirects = 0; ; redirects += 1) {
     if (!options.allowPrivate) checkLiteralHost(url);
     let response;
@@ -55,27 +69,27 @@ export async function fetchFileData(link: string, options: FileFetchOptions): Pr
       response = await request(url, {
         method: 'GET',
         dispatcher: options.allowPrivate ? anyAddress : publicOnly,
-        signal: deadline,
+        signal,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       });
     } catch (error) {
-      throw asFetchError(error, deadline);
+      throw failure(error);
     }
     const location = header(response.headers.location);
     if (response.statusCode >= 300 && response.statusCode < 400 && location) {
-      await response.body.dump();
+      await discard(response.body);
       if (redirects >= (options.maxRedirects ?? 3)) throw new FileFetchError('too many redirects');
       url = parseLink(new URL(location, url).toString());
       continue;
     }
     if (response.statusCode !== 200) {
-      await response.body.dump();
+      await discard(response.body);
       throw new FileFetchError(`HTTP ${response.statusCode}`);
     }
     const declared = Number(header(response.headers['content-length']));
     if (Number.isFinite(declared) && declared > options.maxBytes) {
-      await response.body.dump();
+      await discard(response.body);
       throw new FileFetchError(`file larger than ${options.maxBytes} bytes`);
     }
     const chunks: Buffer[] = [];
@@ -83,14 +97,13 @@ export async function fetchFileData(link: string, options: FileFetchOptions): Pr
     try {
       for await (const chunk of response.body as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > options.maxBytes) {
-          response.body.destroy();
-          throw new FileFetchError(`file larger than ${options.maxBytes} bytes`);
-        }
+        if (size > options.maxBytes) throw new FileFetchError(`file larger than ${options.maxBytes} bytes`);
+        options.onChunk?.(chunk.length);
         chunks.push(chunk);
       }
     } catch (error) {
-      throw asFetchError(error, deadline);
+      response.body.destroy();
+      throw failure(error);
     }
     const mediaType =
       header(response.headers['content-type'])?.split(';')[0]?.trim() ||
@@ -116,9 +129,14 @@ function checkLiteralHost(url: URL): void {
   if (isIP(host) && !isPublicAddress(host)) throw new FileFetchError(`${host} is not a public address`);
 }
 
-function asFetchError(error: unknown, deadline: AbortSignal): FileFetchError {
+/** What a failed download rejects with: a `FileFetchError`, or the cancellation's own reason. */
+function asFetchError(
+  error: unknown,
+  signals: { deadline: AbortSignal; cancellation: AbortSignal | undefined },
+): unknown {
+  if (signals.cancellation?.aborted) return signals.cancellation.reason;
   if (error instanceof FileFetchError) return error;
-  if (deadline.aborted) return new FileFetchError('timed out');
+  if (signals.deadline.aborted) return new FileFetchError('timed out');
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof FileFetchError) return cause;
   return new FileFetchError(error instanceof Error ? error.message : String(error));
@@ -126,4 +144,9 @@ function asFetchError(error: unknown, deadline: AbortSignal): FileFetchError {
 
 function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Drops an unwanted body, keeping the connection when it is short; a failure here changes nothing. */
+async function discard(body: { dump(): Promise<void> }): Promise<void> {
+  await body.dump().catch(() => undefined);
 }

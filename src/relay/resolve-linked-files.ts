@@ -1,49 +1,50 @@
 import type { Part } from '../ir/content.js';
 import type { CanonicalRequest } from '../ir/request.js';
-import { fetchFileData, FileFetchError, type FileFetchOptions } from '../files/fetch-file-data.js';
+import type { FileData } from '../files/fetch-file-data.js';
+import { fetchLinkedFiles, type LinkedFilesOptions } from '../files/fetch-linked-files.js';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * Replaces linked files with their bytes, for upstreams that cannot fetch links themselves
- * (client-api 4.8). A link that cannot be downloaded fails the request with `get file data failed`.
+ * (client-api 4.8). A link that cannot be downloaded, or more links or bytes than one request may
+ * carry, fails the request with `get file data failed`. When `options.signal` aborts (the client
+ * left), the downloads are cancelled and the signal's reason is thrown as it is, not as a file error.
  */
 export async function resolveLinkedFiles(
   request: CanonicalRequest,
-  options: FileFetchOptions,
+  options: LinkedFilesOptions,
 ): Promise<CanonicalRequest> {
-  const downloads = new Map<string, Promise<{ mediaType: string; data: string }>>();
-  const resolvePart = async (part: Part): Promise<Part> => {
-    if (part.type === 'tool-result')
-      return { ...part, content: (await Promise.all(part.content.map(resolvePart))) as typeof part.content };
-    if (part.type !== 'file' || part.source.kind !== 'url') return part;
-    const url = part.source.url;
-    let download = downloads.get(url);
-    if (!download) downloads.set(url, (download = fetchFileData(url, options)));
-    try {
-      const file = await download;
-      const mediaType =
-        part.mediaType.endsWith('/*') || part.mediaType === '' ? file.mediaType : part.mediaType;
-      return { ...part, mediaType, source: { kind: 'base64', data: file.data } };
-    } catch (error) {
-      const detail = error instanceof FileFetchError ? error.message : String(error);
-      throw new GatewayError('file_fetch_failed', { detail: `${url}: ${detail}` });
-    }
+  const links: string[] = [];
+  const collect = (part: Part) => {
+    if (part.type === 'tool-result') part.content.forEach(collect);
+    else if (part.type === 'file' && part.source.kind === 'url') links.push(part.source.url);
   };
-  const hasLinks = [...request.system, ...request.messages.flatMap((message) => message.parts)].some(
-    (part) =>
-      (part.type === 'file' && part.source.kind === 'url') ||
-      (part.type === 'tool-result' &&
-        part.content.some((inner) => inner.type === 'file' && inner.source.kind === 'url')),
-  );
-  if (!hasLinks) return request;
+  request.system.forEach(collect);
+  for (const message of request.messages) message.parts.forEach(collect);
+  if (links.length === 0) return request;
+
+  let files: Map<string, FileData>;
+  try {
+    files = await fetchLinkedFiles(links, options);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new GatewayError('file_fetch_failed', {
+      detail: error instanceof Error ? error.message : String(error),
+    });
+  }
+
+  const inline = <T extends Part>(part: T): T => {
+    if (part.type === 'tool-result') return { ...part, content: part.content.map(inline) };
+    if (part.type !== 'file' || part.source.kind !== 'url') return part;
+    // Every link was collected above, so every one has its file.
+    const file = files.get(part.source.url)!;
+    const mediaType =
+      part.mediaType.endsWith('/*') || part.mediaType === '' ? file.mediaType : part.mediaType;
+    return { ...part, mediaType, source: { kind: 'base64', data: file.data } };
+  };
   return {
     ...request,
-    system: await Promise.all(request.system.map(resolvePart)),
-    messages: await Promise.all(
-      request.messages.map(async (message) => ({
-        ...message,
-        parts: await Promise.all(message.parts.map(resolvePart)),
-      })),
-    ),
+    system: request.system.map(inline),
+    messages: request.messages.map((message) => ({ ...message, parts: message.parts.map(inline) })),
   };
 }
