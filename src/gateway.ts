@@ -5,16 +5,17 @@ import type { Environment } from './config/environment.js';
 import { LiveSettings } from './config/live-settings.js';
 import { LocalChangeFeed } from './events/change-feed.js';
 import { RedisChangeFeed } from './events/redis-change-feed.js';
+import { RedisHealthSync } from './events/redis-health-sync.js';
 import { buildApp } from './http/build-app.js';
 import { BalanceLedger } from './billing/balance-ledger.js';
 import { HoldKeeper } from './billing/hold-keeper.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
-import { sharedKeyRotation } from './providers/key-rotation.js';
 import { probeChannel } from './providers/probe-channel.js';
-import { upstreamDispatcher } from './providers/upstream-dispatcher.js';
+import { configureUpstreamDispatcher, upstreamDispatcher } from './providers/upstream-dispatcher.js';
 import { RelayTracker } from './relay/relay-tracker.js';
-import { ChannelHealth } from './routing/channel-health.js';
+import { ChannelHealthService } from './routing/channel-health-service.js';
+import { LocalHealthSync } from './routing/health-sync.js';
 import { shutDown } from './shut-down.js';
 import type { Logger } from './observability/logger.js';
 import { RoutingCatalog } from './routing/routing-catalog.js';
@@ -45,13 +46,16 @@ export async function createGateway(environment: Environment, logger: Logger): P
     await migrateToLatest(store);
     const repositories = createRepositories(store);
     const changes = environment.redisUrl
-      ? await RedisChangeFeed.connect(environment.redisUrl)
+      ? await RedisChangeFeed.connect(environment.redisUrl, (error, context) =>
+          logger.warn({ err: error, context }, 'change feed trouble'),
+        )
       : new LocalChangeFeed();
     const settings = await LiveSettings.load({
       repository: repositories.settings,
       fromEnvironment: environment.settings,
       changes,
     });
+    followConnectTimeout(settings);
     const catalog = await RoutingCatalog.load({ repositories, changes });
     const principals = new PrincipalCache(repositories, changes);
     const { authenticator, generatedToken } = await AdminAuthenticator.initialize({
@@ -73,14 +77,15 @@ export async function createGateway(environment: Environment, logger: Logger): P
     const rateLimiter = environment.redisUrl
       ? new RedisRateLimiter(environment.redisUrl)
       : new MemoryRateLimiter();
-    const health = new ChannelHealth({
+    const health = new ChannelHealthService({
       repository: repositories.channels,
       changes,
-      failureThreshold: () => settings.get().channel_failure_threshold,
-      probeIntervalSeconds: () => settings.get().channel_probe_interval_s,
-      probe: async (channel) => (await probeChannel(channel, { timeoutMs: 10_000 })).ok,
-      onStatusChange: (channel, status) =>
-        logger.warn({ channelId: channel.id, status }, 'channel status changed'),
+      settings: () => settings.get(),
+      probe: async (channel, { key }) => (await probeChannel(channel, { timeoutMs: 10_000, key })).ok,
+      logger,
+      sync: environment.redisUrl
+        ? await RedisHealthSync.connect(environment.redisUrl, { logger })
+        : new LocalHealthSync(),
     });
     health.watch(await repositories.channels.all());
     const services: GatewayServices = {
@@ -95,7 +100,7 @@ export async function createGateway(environment: Environment, logger: Logger): P
       holdKeeper,
       rateLimiter,
       health,
-      keyRotation: sharedKeyRotation,
+      keyRotation: health.keys,
       dispatcher: upstreamDispatcher,
       tracker,
       logger,
@@ -115,4 +120,15 @@ export async function createGateway(environment: Environment, logger: Logger): P
     await store.close();
     throw error;
   }
+}
+
+/** `connect_timeout_s` lives in the upstream dispatcher: a change replaces it (requests in flight finish on the old one). */
+function followConnectTimeout(settings: LiveSettings): void {
+  let seconds = settings.get().connect_timeout_s;
+  configureUpstreamDispatcher({ connectTimeoutMs: seconds * 1000 });
+  settings.onChange((current) => {
+    if (current.connect_timeout_s === seconds) return;
+    seconds = current.connect_timeout_s;
+    configureUpstreamDispatcher({ connectTimeoutMs: seconds * 1000 });
+  });
 }

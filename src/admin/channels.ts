@@ -9,12 +9,13 @@ import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { parseListQuery } from './parse-query.js';
 import { serializeChannel } from './serialize-channel.js';
+import { serializeChannelHealth } from './serialize-channel-health.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
 type ChannelBody = z.output<typeof updateChannelSchema>;
 
-/** `/api/channels` (admin-api section 2, Channels). */
+/** `/api/channels` (admin-api section 2, Channels; section 7 for `/health`). */
 export function registerChannelRoutes(app: FastifyInstance, services: GatewayServices): void {
   const channels = services.repositories.channels;
   const findChannel = async (params: unknown) => {
@@ -68,6 +69,10 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
     await services.changes.publish('channels');
     return serializeChannel(channel);
   });
+
+  app.get('/channels/:id/health', async (request) =>
+    serializeChannelHealth(services.health.report(await findChannel(request.params))),
+  );
 
   app.post('/channels/:id/test', async (request) => {
     const channel = await findChannel(request.params);

@@ -6,6 +6,7 @@ import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
 import { mapUpstreamModel } from './map-upstream-model.js';
 import { probeRequestBody } from './probe-request-body.js';
 import { readBoundedBody } from './read-bounded-body.js';
+import { redactKeys } from './redact-keys.js';
 import { readUpstreamErrorMessage } from './read-upstream-error-message.js';
 import { findProvider } from './registry.js';
 import { resolveUpstreamTarget } from './upstream-target.js';
@@ -21,7 +22,9 @@ export interface ProbeResult {
 export interface ProbeOptions {
   /** Whole request, connect to last body byte. */
   timeoutMs: number;
-  /** Defaults to the process-wide rotation, so repeated tests go through every key. */
+  /** Probe with this key (one set aside after a refusal, to learn whether it works again). */
+  key?: string | undefined;
+  /** Without `key`: defaults to the process-wide rotation, so repeated tests go through every key. */
   keyRotation?: KeyRotation;
   /** Defaults to the shared upstream dispatcher. */
   dispatcher?: Dispatcher;
@@ -30,7 +33,8 @@ export interface ProbeOptions {
 const maxBodyBytes = 64 * 1024;
 
 /**
- * Sends a one-token request to the channel's first model (admin-api: `POST /api/channels/{id}/test`).
+ * Sends a one-token request to the channel's first model (admin-api: `POST /api/channels/{id}/test`,
+ * and the health probes of section 7).
  * Upstream failures, timeouts included, are reported in the result, never thrown.
  */
 export async function probeChannel(channel: ChannelRecord, options: ProbeOptions): Promise<ProbeResult> {
@@ -38,14 +42,14 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
   const finish = (error: string | null): ProbeResult => ({
     ok: error === null,
     latencyMs: Math.round(performance.now() - started),
-    error: error === null ? null : redactKeys(error, channel.keys),
+    error: error === null ? null : redactKeys(error, [...channel.keys, options.key ?? '']),
   });
 
   const provider = findProvider(channel.type);
   if (!provider) return finish(`unknown channel type "${channel.type}"`);
   const publicModel = channel.models[0];
   if (publicModel === undefined) return finish('channel has no models');
-  const key = (options.keyRotation ?? sharedKeyRotation).next(channel);
+  const key = options.key ?? (options.keyRotation ?? sharedKeyRotation).next(channel);
   if (key === undefined) return finish('channel has no keys');
   const model = mapUpstreamModel(channel, publicModel);
   const endpoint = provider.probeEndpoint;
@@ -87,11 +91,4 @@ function isHttpUrl(value: string): boolean {
 
 function isJson(text: string): boolean {
   return parseJson(text).ok;
-}
-
-/** Upstreams sometimes echo the key they were sent; the admin only ever sees a mask. */
-function redactKeys(text: string, keys: readonly string[]): string {
-  let redacted = text;
-  for (const key of keys) if (key) redacted = redacted.split(key).join('***');
-  return redacted;
 }

@@ -1,72 +1,96 @@
 import type { Dispatcher } from 'undici';
-import { describeTransportError } from '../providers/describe-transport-error.js';
-import type { KeyRotation } from '../providers/key-rotation.js';
+import { parseJsonWithin, MAX_JSON_DEPTH } from '../protocols/wire-json.js';
 import { findProvider } from '../providers/registry.js';
 import { resolveUpstreamTarget } from '../providers/upstream-target.js';
-import type { ChannelHealth } from '../routing/channel-health.js';
+import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
+import { classifyTransportFailure, ReplyDeadline } from './classify-transport-failure.js';
 import type { UpstreamPlan } from './plan.js';
+import type { UpstreamOutcome } from './upstream-outcome.js';
 
 export interface AttemptOptions {
   candidates: readonly RoutableChannel[];
+  /** The public model: health is tracked per (channel, model). */
+  model: string;
   plan: (channel: RoutableChannel) => Promise<UpstreamPlan | undefined>;
   stream: boolean;
+  /** Attempts that may fail before the relay gives up; refused keys and unserved channels do not count. */
   maxAttempts: number;
   signal: AbortSignal;
   dispatcher: Dispatcher;
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  keyRotation: KeyRotation;
+  /** Admin-api section 7: a non-streamed reply must be whole within this... */
+  upstreamTimeoutSeconds: number;
+  /** ...and a stream may be silent this long before its first chunk and between chunks. */
+  streamIdleTimeoutSeconds: number;
+  connectTimeoutSeconds: number;
+  /** A non-streamed reply larger than this is an upstream failure. */
+  maxReplyBytes: number;
   health: ChannelHealth;
 }
 
-export type AttemptResult =
-  | {
-      kind: 'answered';
-      channel: RoutableChannel;
-      plan: UpstreamPlan;
-      reply: UpstreamReply;
-      /** For streams: the first body chunk, already read so that failover stays possible until then. */
-      firstChunk: Buffer | undefined;
-      iterator: AsyncIterator<Buffer> | undefined;
-    }
-  | { kind: 'upstream-error'; channel: RoutableChannel; reply: UpstreamReply }
-  | { kind: 'unreachable'; channel: RoutableChannel | undefined; detail: string };
-
 /**
- * Tries the candidates in order until one answers (admin-api section 4, Routing): a transport
- * failure, 429 or 5xx moves on to the next channel, at most `maxAttempts` in all. A stream counts as
- * answered once its first chunk arrived; nothing is retried after that.
+ * Tries the candidates in the order health gives until one answers (admin-api sections 4 and 7):
+ * a transport failure, a timeout, 429, 5xx or a 200 whose body is not JSON moves on to the next
+ * candidate, at most `maxAttempts` times; a refused key (401/403) moves on to the channel's next
+ * key or the next channel. A stream counts as answered once its first chunk arrived; nothing is
+ * retried after that. Only real upstream outcomes reach health: a failure of the gateway's own
+ * (planning, serialising) is thrown and leaves the pair's health as it was.
  */
-export async function attemptCandidates(options: AttemptOptions): Promise<AttemptResult> {
-  let last: AttemptResult = { kind: 'unreachable', channel: undefined, detail: 'no channel could be tried' };
-  const attempts = Math.min(options.candidates.length, Math.max(1, options.maxAttempts));
-  for (let index = 0; index < attempts; index += 1) {
-    const channel = options.candidates[index] as RoutableChannel;
-    const isLast = index === attempts - 1;
-    const outcome = await attemptOne(channel, options);
-    if (outcome.kind === 'answered') {
-      options.health.recordSuccess(channel.id);
+export async function attemptCandidates(options: AttemptOptions): Promise<UpstreamOutcome> {
+  let last: UpstreamOutcome = {
+    kind: 'unreachable',
+    channel: undefined,
+    detail: 'no channel could be tried',
+  };
+  const route = options.health.route(options.candidates, options.model);
+  let failures = 0;
+  for (let attempt = route.next(); attempt;) {
+    let outcome: UpstreamOutcome;
+    try {
+      outcome = await attemptOne(attempt, options);
+    } catch (error) {
+      attempt.abandoned();
+      throw error;
+    }
+    report(attempt, outcome, options.signal);
+    if (outcome.kind === 'answered' || outcome.kind === 'streaming' || options.signal.aborted) return outcome;
+    const refused = outcome.kind === 'upstream-error' && isCredentialRefusal(outcome.reply.statusCode);
+    if (outcome.kind === 'upstream-error' && !refused && !isRetryableStatus(outcome.reply.statusCode))
       return outcome;
-    }
-    if (options.signal.aborted) return outcome;
-    if (outcome.kind === 'unreachable' || outcome.reply.statusCode >= 500)
-      void options.health.recordFailure(channel);
-    if (outcome.kind === 'upstream-error') {
-      if (!isRetryableStatus(outcome.reply.statusCode) || isLast) return outcome;
-      await outcome.reply.body.dump().catch(() => undefined);
-    }
-    last = outcome;
+    if (!refused && outcome.kind !== 'unserved') failures += 1;
+    const next = failures < Math.max(1, options.maxAttempts) ? route.next() : undefined;
+    if (!next) return outcome.kind === 'unserved' ? last : outcome;
+    if (outcome.kind === 'upstream-error') await outcome.reply.body.dump().catch(() => undefined);
+    if (outcome.kind !== 'unserved') last = outcome;
+    attempt = next;
   }
   return last;
 }
 
-async function attemptOne(channel: RoutableChannel, options: AttemptOptions): Promise<AttemptResult> {
+function isCredentialRefusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+function report(attempt: PairAttempt, outcome: UpstreamOutcome, signal: AbortSignal): void {
+  if (outcome.kind === 'answered' || outcome.kind === 'streaming') return attempt.succeeded();
+  if (signal.aborted || outcome.kind === 'unserved') return attempt.abandoned();
+  if (outcome.kind === 'unreachable') return attempt.failed({ detail: outcome.detail });
+  if (outcome.kind === 'timeout') return attempt.failed({ detail: outcome.limit });
+  const status = outcome.reply.statusCode;
+  if (isRetryableStatus(status))
+    return attempt.failed({ retryAfter: outcome.reply.headers['retry-after'], detail: `HTTP ${status}` });
+  if (isCredentialRefusal(status)) return attempt.refused();
+  attempt.abandoned();
+}
+
+async function attemptOne(
+  attempt: PairAttempt<RoutableChannel>,
+  options: AttemptOptions,
+): Promise<UpstreamOutcome> {
+  const { channel } = attempt;
   const provider = findProvider(channel.type);
-  const key = options.keyRotation.next(channel);
-  if (!provider || key === undefined) return { kind: 'unreachable', channel, detail: 'channel has no key' };
-  const plan = await options.plan(channel);
+  const plan = provider && (await options.plan(channel));
   const target =
     plan &&
     resolveUpstreamTarget({
@@ -75,48 +99,111 @@ async function attemptOne(channel: RoutableChannel, options: AttemptOptions): Pr
       endpoint: plan.endpoint,
       model: plan.upstreamModel,
       stream: options.stream,
-      key,
+      key: attempt.key,
       extraHeaders: plan.extraHeaders,
     });
-  if (!plan || !target) {
-    return {
-      kind: 'unreachable',
-      channel,
-      detail: `channel type ${channel.type} does not serve this endpoint`,
-    };
-  }
+  if (!plan || !target) return { kind: 'unserved', channel };
   const url = plan.query ? `${target.url}${target.url.includes('?') ? '&' : '?'}${plan.query}` : target.url;
+  // Outside any upstream `try`: a body the gateway cannot serialise is the gateway's failure.
+  const body = JSON.stringify(plan.body);
 
-  let reply: UpstreamReply;
+  const timeoutFor = (limit: 'upstream_timeout_s' | 'stream_idle_timeout_s' | 'connect_timeout_s') =>
+    limit === 'connect_timeout_s'
+      ? options.connectTimeoutSeconds
+      : limit === 'stream_idle_timeout_s'
+        ? options.streamIdleTimeoutSeconds
+        : options.upstreamTimeoutSeconds;
+  const failed = (error: unknown): UpstreamOutcome => {
+    const failure = classifyTransportFailure(error, { stream: options.stream });
+    return failure.kind === 'timeout'
+      ? { kind: 'timeout', channel, limit: failure.limit, seconds: timeoutFor(failure.limit) }
+      : { kind: 'unreachable', channel, detail: failure.detail };
+  };
+
+  if (options.stream) {
+    const idleMs = options.streamIdleTimeoutSeconds * 1000;
+    let reply: UpstreamReply;
+    try {
+      reply = await callUpstream({
+        url,
+        headers: target.headers,
+        body,
+        signal: options.signal,
+        dispatcher: options.dispatcher,
+        headersTimeoutMs: idleMs,
+        bodyTimeoutMs: idleMs,
+      });
+    } catch (error) {
+      return failed(error);
+    }
+    if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
+    const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    try {
+      const first = await iterator.next();
+      return {
+        kind: 'streaming',
+        channel,
+        plan,
+        reply,
+        firstChunk: first.done ? undefined : first.value,
+        iterator,
+      };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  // A non-streamed reply has one deadline for all of it: headers, body, every byte.
+  const deadlineMs = options.upstreamTimeoutSeconds * 1000;
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', forwardAbort, { once: true });
+  const deadline = setTimeout(() => controller.abort(new ReplyDeadline()), deadlineMs);
   try {
-    reply = await callUpstream({
+    const reply = await callUpstream({
       url,
       headers: target.headers,
-      body: JSON.stringify(plan.body),
-      signal: options.signal,
+      body,
+      signal: controller.signal,
       dispatcher: options.dispatcher,
-      headersTimeoutMs: options.headersTimeoutMs,
-      bodyTimeoutMs: options.bodyTimeoutMs,
+      headersTimeoutMs: deadlineMs,
+      bodyTimeoutMs: deadlineMs,
     });
+    if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
+    const whole = await readWhole(reply, options.maxReplyBytes);
+    if (!whole)
+      return {
+        kind: 'unreachable',
+        channel,
+        detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
+      };
+    const parsed = parseJsonWithin(whole, { maxDepth: MAX_JSON_DEPTH });
+    if (!parsed.ok)
+      return {
+        kind: 'unreachable',
+        channel,
+        detail: `the upstream answered ${reply.statusCode} with a body that is not JSON (${parsed.error})`,
+      };
+    return { kind: 'answered', channel, plan, reply, body: whole, parsed: parsed.value };
   } catch (error) {
-    return { kind: 'unreachable', channel, detail: describeTransportError(error) };
+    return failed(controller.signal.aborted && !options.signal.aborted ? controller.signal.reason : error);
+  } finally {
+    clearTimeout(deadline);
+    options.signal.removeEventListener('abort', forwardAbort);
   }
-  if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
-  if (!options.stream)
-    return { kind: 'answered', channel, plan, reply, firstChunk: undefined, iterator: undefined };
+}
 
-  const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  try {
-    const first = await iterator.next();
-    return {
-      kind: 'answered',
-      channel,
-      plan,
-      reply,
-      firstChunk: first.done ? undefined : first.value,
-      iterator,
-    };
-  } catch (error) {
-    return { kind: 'unreachable', channel, detail: describeTransportError(error) };
+/** The whole body, or undefined once it passes `limitBytes` (the rest is not read). */
+async function readWhole(reply: UpstreamReply, limitBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > limitBytes) {
+      reply.body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
   }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
 }

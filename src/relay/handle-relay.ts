@@ -17,6 +17,7 @@ import { attemptCandidates } from './attempt-candidates.js';
 import { createPlanner } from './plan.js';
 import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
+import { redactKeys } from '../providers/redact-keys.js';
 import { LossLog } from '../ir/loss.js';
 import { findProvider } from '../providers/registry.js';
 import { protocols } from '../protocols/registry.js';
@@ -137,48 +138,72 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         allowPrivate: settings.image_fetch_allow_private,
         maxBytes: MAX_LINKED_FILE_BYTES,
         timeoutMs: LINKED_FILE_TIMEOUT_MS,
+        signal: lifetime.signal,
       },
       losses,
     });
     const result = await attemptCandidates({
       candidates: orderCandidates(candidates),
+      model: plan.model,
       plan: planner,
       stream,
       maxAttempts: settings.retry_times + 1,
       signal: lifetime.signal,
       dispatcher: services.dispatcher(),
-      headersTimeoutMs: settings.stream_idle_timeout_s * 1000,
-      bodyTimeoutMs: settings.stream_idle_timeout_s * 1000,
-      keyRotation: services.keyRotation,
+      upstreamTimeoutSeconds: settings.upstream_timeout_s,
+      streamIdleTimeoutSeconds: settings.stream_idle_timeout_s,
+      connectTimeoutSeconds: settings.connect_timeout_s,
+      maxReplyBytes: MAX_UPSTREAM_REPLY_BYTES,
       health: services.health,
     });
     account.channelId = result.channel?.id ?? null;
 
-    if (result.kind === 'unreachable') {
-      const error = new GatewayError('upstream_unreachable', { detail: result.detail });
-      account.finish({ statusCode: error.status, charged: false, error: result.detail });
-      throw error;
-    }
-    if (result.kind === 'upstream-error') {
-      const upstream = await readUpstreamError(result.reply);
-      account.markFirstByte();
-      account.finish({ statusCode: upstream.status, charged: false, error: upstream.summary });
-      return { kind: 'complete', status: upstream.status, headers: upstream.headers, body: upstream.body };
-    }
-
-    if (!stream || !result.iterator) {
-      const buffer = Buffer.from(await result.reply.body.arrayBuffer());
-      account.markFirstByte();
-      const converted = result.plan.reply()(buffer);
-      account.finish({ statusCode: 200, charged: true, reported: converted.usage });
-      const contentType =
-        result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
-      return {
-        kind: 'complete',
-        status: 200,
-        headers: { 'content-type': contentType ?? 'application/json' },
-        body: converted.body,
-      };
+    if (lifetime.signal.aborted) throw endedFromOurSide(lifetime.signal);
+    switch (result.kind) {
+      case 'unserved':
+      case 'unreachable': {
+        const detail = result.kind === 'unreachable' ? result.detail : 'no channel serves this endpoint';
+        const error = new GatewayError('upstream_unreachable', {
+          detail: redactKeys(detail, result.channel?.keys ?? []),
+        });
+        account.finish({ statusCode: error.status, charged: false, error: error.message });
+        throw error;
+      }
+      case 'timeout': {
+        const error = new GatewayError('upstream_timeout', { seconds: result.seconds, limit: result.limit });
+        account.finish({ statusCode: error.status, charged: false, error: error.message });
+        throw error;
+      }
+      case 'upstream-error': {
+        const upstream = await readUpstreamError(result.reply, { channelKeys: result.channel.keys });
+        account.markFirstByte();
+        account.finish({ statusCode: upstream.status, charged: false, error: upstream.summary });
+        return { kind: 'complete', status: upstream.status, headers: upstream.headers, body: upstream.body };
+      }
+      case 'answered': {
+        account.markFirstByte();
+        const converted = result.plan.reply()(result.body, result.parsed);
+        account.finish({
+          statusCode: 200,
+          charged: true,
+          reported: converted.usage,
+          producedText: converted.producedText,
+        });
+        const contentType =
+          result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
+        return {
+          kind: 'complete',
+          status: 200,
+          headers: { 'content-type': contentType ?? 'application/json' },
+          body: converted.body,
+        };
+      }
+      case 'streaming':
+        break;
+      default: {
+        const unreachable: never = result;
+        return unreachable;
+      }
     }
 
     handedOver = true;
@@ -194,11 +219,16 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       onClosed: lifetime.done,
     });
     return { kind: 'stream', status: 200, headers: STREAM_HEADERS, chunks };
-  } catch (error) {
+  } catch (caught) {
+    // A client that left, or shutdown, may interrupt planning (a linked-file download) as well.
+    const error =
+      lifetime.signal.aborted && !(caught instanceof GatewayError)
+        ? endedFromOurSide(lifetime.signal)
+        : caught;
     account.finish({
       statusCode: error instanceof GatewayError ? error.status : 500,
       charged: false,
-      error: String(error),
+      error: error instanceof GatewayError ? error.message : String(error),
     });
     throw error;
   } finally {
@@ -207,6 +237,16 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
 }
 
 const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;
+/** A non-streamed upstream reply is read whole; past this size it is an upstream failure. */
+const MAX_UPSTREAM_REPLY_BYTES = 128 * 1024 * 1024;
+
+/** The request was ended from the gateway's side: its client left, or shutdown cut it. */
+function endedFromOurSide(signal: AbortSignal): GatewayError {
+  const reason: unknown = signal.reason;
+  return new GatewayError('upstream_unreachable', {
+    detail: reason instanceof Error ? reason.message : 'client closed the connection',
+  });
+}
 const LINKED_FILE_TIMEOUT_MS = 15_000;
 
 function pickHeaders(headers: Record<string, string | string[] | undefined>, names: readonly string[]) {

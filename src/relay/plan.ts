@@ -1,4 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { InvalidRequestError } from '../protocols/invalid-request-error.js';
 import type { FileFetchOptions } from '../files/fetch-file-data.js';
 import { LossLog } from '../ir/loss.js';
 import type { CanonicalRequest, ReasoningEffort } from '../ir/request.js';
@@ -67,10 +68,9 @@ export function createPlanner(
           stream: input.stream,
         });
       } catch (error) {
-        if (error instanceof GatewayError) throw error;
-        throw new GatewayError('request_conversion_failed', {
-          detail: error instanceof Error ? error.message : String(error),
-        });
+        // Only the codec's own validation is the client's fault; anything else is a gateway bug.
+        if (!(error instanceof InvalidRequestError)) throw error;
+        throw new GatewayError('request_conversion_failed', { detail: error.message });
       }
       if (input.effort)
         canonical = { ...canonical, reasoning: { ...canonical.reasoning, effort: input.effort } };
@@ -102,7 +102,7 @@ export function createPlanner(
         body: prepared.body,
         extraHeaders: input.forwardedHeaders,
         query: input.query,
-        reply: () => passthroughReply(client.passthrough),
+        reply: () => passthroughReply(client.passthrough, client.codec),
         stream: () => passthroughStream(client.passthrough, { hideUsageEvents: prepared.hideUsageEvents }),
       };
     }

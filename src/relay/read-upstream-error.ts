@@ -1,4 +1,5 @@
 import { readBoundedBody } from '../providers/read-bounded-body.js';
+import { redactKeys } from '../providers/redact-keys.js';
 import type { UpstreamReply } from './call-upstream.js';
 
 const MAX_ERROR_BODY_BYTES = 1 << 20;
@@ -13,10 +14,16 @@ export interface UpstreamError {
 
 /**
  * An upstream's error reply, passed to the client as it came: status, body and `Retry-After`
- * (client-api section 7). Bodies past 1 MiB are cut, since error bodies are never that large.
+ * (client-api section 7), with the channel's keys redacted from the body. Bodies past 1 MiB are
+ * cut, since error bodies are never that large.
  */
-export async function readUpstreamError(reply: UpstreamReply): Promise<UpstreamError> {
-  const body = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
+export async function readUpstreamError(
+  reply: UpstreamReply,
+  options: { channelKeys: readonly string[] },
+): Promise<UpstreamError> {
+  const raw = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
+  const text = redactKeys(raw.toString('utf8'), options.channelKeys);
+  const body = text.length === raw.length ? raw : Buffer.from(text, 'utf8');
   const headers: Record<string, string> = {};
   const contentType = reply.headers['content-type'];
   headers['content-type'] = (Array.isArray(contentType) ? contentType[0] : contentType) ?? 'application/json';
@@ -27,6 +34,6 @@ export async function readUpstreamError(reply: UpstreamReply): Promise<UpstreamE
     status: reply.statusCode,
     headers,
     body,
-    summary: `upstream ${reply.statusCode}: ${body.toString('utf8', 0, 500)}`,
+    summary: `upstream ${reply.statusCode}: ${text.slice(0, 500)}`,
   };
 }

@@ -1,90 +1,77 @@
-import type { ChangeFeed } from '../events/change-feed.js';
-import type { ChannelRecord, ChannelsRepository } from '../store/channels-repository.js';
+import type { KeyRotation } from '../providers/key-rotation.js';
+import type { ChannelRecord } from '../store/channels-repository.js';
 
-export interface ChannelHealthOptions {
-  repository: ChannelsRepository;
-  changes: ChangeFeed;
-  /** Consecutive failures after which a channel is set `auto_disabled`; read on every failure. */
-  failureThreshold: () => number;
-  /** Seconds between probes of an auto-disabled channel; read before every probe. */
-  probeIntervalSeconds: () => number;
-  /** Sends a one-token request; true when the upstream answered. */
-  probe: (channel: ChannelRecord) => Promise<boolean>;
-  onStatusChange?: (channel: ChannelRecord, status: 'auto_disabled' | 'enabled') => void;
+/** What health needs of a channel; `RoutableChannel` and `ChannelRecord` both qualify. */
+export type HealthChannel = Pick<ChannelRecord, 'id' | 'keys' | 'models'>;
+
+/** A (channel, public model) circuit breaker as the management API shows it. */
+export type PairState = 'healthy' | 'cooling_down' | 'probing';
+
+/** A failed attempt: timeout, transport error, 429, 5xx, or a 200 whose body is not JSON. */
+export interface PairFailure {
+  /** The upstream's `Retry-After` header (or seconds): the cooldown lasts at least this long. */
+  retryAfter?: string | readonly string[] | number | undefined;
+  /** What went wrong, for the log. */
+  detail?: string | undefined;
 }
 
 /**
- * Counts consecutive failures per channel. A channel that keeps failing is set `auto_disabled` and
- * probed in the background until it answers, then enabled again. A success resets the count.
+ * One upstream attempt on a (channel, model) pair with one key. Report exactly one outcome; later
+ * calls are ignored, so `abandoned()` may safely run in a `finally`.
  */
-export class ChannelHealth {
-  private readonly failures = new Map<number, number>();
-  private readonly probing = new Map<number, NodeJS.Timeout>();
-  private closed = false;
+export interface PairAttempt<C extends HealthChannel = HealthChannel> {
+  readonly channel: C;
+  readonly model: string;
+  /** The key to send: the channel's next key that is not set aside. */
+  readonly key: string;
+  /** This attempt is the pair's one trial after its cooldown (half-open). */
+  readonly trial: boolean;
+  /** The upstream answered (for streams: the first chunk arrived). Closes the pair's breaker. */
+  succeeded(): void;
+  /** Timeout, transport error, 429, 5xx, non-JSON 200: the pair cools down. */
+  failed(failure?: PairFailure): void;
+  /**
+   * 401 or 403: the key was refused and is set aside. The next `route.next()` retries this channel
+   * with its next usable key when it has one. Says nothing about the pair's health.
+   */
+  refused(): void;
+  /** Ended without an outcome (client gone, gateway error, non-retryable 4xx): a trial slot is freed. */
+  abandoned(): void;
+}
 
-  constructor(private readonly options: ChannelHealthOptions) {}
+/** One request's walk over its candidates. */
+export interface CandidateRoute<C extends HealthChannel = HealthChannel> {
+  /**
+   * The next attempt to make, or undefined when there is none left. Pairs that may be tried now
+   * come in the candidates' order; pairs cooling down are skipped, unless none could be tried
+   * when the walk began, in which case they come soonest available first. Starting an attempt on a
+   * cooled-down pair claims its single trial slot.
+   */
+  next(): PairAttempt<C> | undefined;
+}
 
-  recordSuccess(channelId: number): void {
-    if (this.failures.has(channelId)) this.failures.delete(channelId);
-  }
+export interface ChannelHealthReport {
+  /** One entry per model of the channel, in its order; `until` in Unix seconds, null when healthy. */
+  models: { model: string; state: PairState; failures: number; until: number | null }[];
+  /** One entry per key, by index. */
+  keys: { index: number; state: 'active' | 'refused' }[];
+}
 
-  async recordFailure(channel: ChannelRecord): Promise<void> {
-    const count = (this.failures.get(channel.id) ?? 0) + 1;
-    this.failures.set(channel.id, count);
-    if (count < this.options.failureThreshold() || this.probing.has(channel.id) || this.closed) return;
-    this.failures.delete(channel.id);
-    const disabled = await this.setStatus(channel, 'enabled', 'auto_disabled');
-    if (disabled) this.scheduleProbe(disabled);
-  }
-
-  /** Resumes probing channels found auto-disabled at start (another process may have disabled them). */
-  watch(channels: readonly ChannelRecord[]): void {
-    for (const channel of channels) {
-      if (channel.status === 'auto_disabled' && !this.probing.has(channel.id)) this.scheduleProbe(channel);
-    }
-  }
-
-  close(): void {
-    this.closed = true;
-    for (const timer of this.probing.values()) clearTimeout(timer);
-    this.probing.clear();
-  }
-
-  private scheduleProbe(channel: ChannelRecord): void {
-    if (this.closed) return;
-    const timer = setTimeout(
-      () => void this.probeOnce(channel.id),
-      this.options.probeIntervalSeconds() * 1000,
-    );
-    timer.unref();
-    this.probing.set(channel.id, timer);
-  }
-
-  private async probeOnce(channelId: number): Promise<void> {
-    const channel = await this.options.repository.find(channelId).catch(() => undefined);
-    // Deleted, or an admin changed its status meanwhile: stop probing.
-    if (!channel || channel.status !== 'auto_disabled') {
-      this.probing.delete(channelId);
-      return;
-    }
-    const healthy = await this.options.probe(channel).catch(() => false);
-    if (healthy && (await this.setStatus(channel, 'auto_disabled', 'enabled'))) {
-      this.probing.delete(channelId);
-      return;
-    }
-    this.scheduleProbe(channel);
-  }
-
-  /** Changes the status only from the expected one, so an admin's own change is never overwritten. */
-  private async setStatus(
-    channel: ChannelRecord,
-    from: ChannelRecord['status'],
-    to: 'auto_disabled' | 'enabled',
-  ): Promise<ChannelRecord | undefined> {
-    const updated = await this.options.repository.transitionStatus(channel.id, from, to);
-    if (!updated) return undefined;
-    await this.options.changes.publish('channels');
-    this.options.onStatusChange?.(updated, to);
-    return updated;
-  }
+/**
+ * Health per (channel, model) and per key (DESIGN section 6, admin-api section 7): what the relay
+ * and the management API call.
+ */
+export interface ChannelHealth {
+  /** Round robin over the channel's keys that are not set aside; the relay's key choice. */
+  readonly keys: KeyRotation;
+  /** The order to try candidates in (see `orderByHealth`); reads state, claims nothing. */
+  order<C extends HealthChannel>(candidates: readonly C[], model: string): C[];
+  /** Starts one request's walk over its candidates, already sorted by priority and weight. */
+  route<C extends HealthChannel>(candidates: readonly C[], model: string): CandidateRoute<C>;
+  /** The channel's next key that is not set aside, or undefined when every key is. */
+  nextKey(channel: HealthChannel): string | undefined;
+  report(channel: HealthChannel): ChannelHealthReport;
+  /** Resumes probing channels found `auto_disabled` at start. */
+  watch(channels: readonly ChannelRecord[]): void;
+  close(): void;
 }

@@ -20,16 +20,20 @@ beforeAll(async () => {
     priority: -1,
   });
   backupChannelId = channel.body.id;
-  // Failures in these tests must not disable the primary channel.
-  await fx.gw.admin('PATCH', '/settings', { channel_failure_threshold: 1000, retry_times: 2 });
+  await fx.gw.admin('PATCH', '/settings', { retry_times: 2 });
 });
 afterAll(async () => {
   await fx.close();
   await backup.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
   fx.upstream.clear();
   backup.clear();
+  // Each test starts with both channels healthy: a channel enabled again starts afresh.
+  for (const id of [fx.channelId, backupChannelId]) {
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'disabled' });
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'enabled' });
+  }
 });
 
 const ask = () =>

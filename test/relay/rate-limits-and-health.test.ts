@@ -51,7 +51,7 @@ test('tpm: once the tokens used this minute reach the limit, requests wait', asy
   }
 });
 
-test('a channel that keeps failing is auto-disabled, leaves the model list, and returns once its probe answers', async () => {
+test('a channel whose every model keeps failing is auto-disabled, leaves the model list, and returns once its probe answers', async () => {
   const fx = await startRelayFixture();
   try {
     await fx.gw.admin('PATCH', '/settings', {
@@ -60,10 +60,17 @@ test('a channel that keeps failing is auto-disabled, leaves the model list, and 
       retry_times: 0,
     });
     fx.upstream.script({ type: 'error', status: 500 }, { type: 'error', status: 502 });
-    const call = () =>
-      fx.openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    const call = (model = 'gpt-4o') =>
+      fx.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
     await expect(call()).rejects.toMatchObject({ status: 500 });
+    // the only candidate cools down, yet is tried rather than answering 503
     await expect(call()).rejects.toMatchObject({ status: 502 });
+    // one sick model never takes the channel out: its other model answers
+    expect((await call('gpt-4o-mini')).choices[0]?.message.content).toBe('Hello from fake OpenAI.');
+    expect((await fx.gw.admin('GET', `/channels/${fx.channelId}`)).body.status).toBe('enabled');
+    fx.upstream.script({ type: 'error', status: 503 }, { type: 'error', status: 500 });
+    await expect(call('gpt-4o-mini')).rejects.toMatchObject({ status: 503 });
+    await expect(call('gpt-4o-mini')).rejects.toMatchObject({ status: 500 });
     const status = async () => (await fx.gw.admin('GET', `/channels/${fx.channelId}`)).body.status;
     for (let waited = 0; waited < 1000 && (await status()) !== 'auto_disabled'; waited += 20) {
       await new Promise((resolve) => setTimeout(resolve, 20));

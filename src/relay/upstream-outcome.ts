@@ -1,0 +1,31 @@
+import type { TimeoutLimit } from '../errors/catalogue.js';
+import type { RoutableChannel } from '../routing/routing-catalog.js';
+import type { UpstreamReply } from './call-upstream.js';
+import type { UpstreamPlan } from './plan.js';
+
+/** How one upstream attempt ended, as the relay reads it. */
+export type UpstreamOutcome =
+  | {
+      kind: 'answered';
+      channel: RoutableChannel;
+      plan: UpstreamPlan;
+      reply: UpstreamReply;
+      /** The whole reply and its JSON, read within `upstream_timeout_s`. */
+      body: Buffer;
+      parsed: unknown;
+    }
+  | {
+      kind: 'streaming';
+      channel: RoutableChannel;
+      plan: UpstreamPlan;
+      reply: UpstreamReply;
+      /** The first body chunk, already read so that failover stays possible until then. */
+      firstChunk: Buffer | undefined;
+      iterator: AsyncIterator<Buffer>;
+    }
+  | { kind: 'upstream-error'; channel: RoutableChannel; reply: UpstreamReply }
+  /** A limit the gateway enforces ran out: its own error, 504 `upstream_timeout`. */
+  | { kind: 'timeout'; channel: RoutableChannel; limit: TimeoutLimit; seconds: number }
+  | { kind: 'unreachable'; channel: RoutableChannel | undefined; detail: string }
+  /** The channel cannot take this endpoint: nothing was sent. */
+  | { kind: 'unserved'; channel: RoutableChannel };

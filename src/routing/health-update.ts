@@ -1,0 +1,52 @@
+import { asBoolean, asFiniteNumber, asString, isJsonObject } from '../protocols/wire-json.js';
+
+/**
+ * One change of shared health state, as instances tell each other. Each carries the full new
+ * state of its entry and when it was decided (`at`, Unix milliseconds): the newest wins.
+ */
+export type HealthUpdate = PairUpdate | KeyUpdate;
+
+/** A (channel, public model) circuit breaker: `failures` 0 means closed. */
+export interface PairUpdate {
+  kind: 'pair';
+  channelId: number;
+  model: string;
+  failures: number;
+  /** Unix milliseconds until which the pair cools down; 0 when healthy. */
+  untilMs: number;
+  at: number;
+}
+
+/** A channel key refused by its upstream (401/403), or restored. */
+export interface KeyUpdate {
+  kind: 'key';
+  channelId: number;
+  /** `keyFingerprint` of the key, never the key itself. */
+  key: string;
+  refused: boolean;
+  at: number;
+}
+
+/** Reads an update received from another instance; undefined for anything malformed. */
+export function readHealthUpdate(value: unknown): HealthUpdate | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const channelId = asFiniteNumber(value.channelId);
+  const at = asFiniteNumber(value.at);
+  if (channelId === undefined || !Number.isSafeInteger(channelId) || channelId <= 0) return undefined;
+  if (at === undefined || at < 0) return undefined;
+  if (value.kind === 'pair') {
+    const model = asString(value.model);
+    const failures = asFiniteNumber(value.failures);
+    const untilMs = asFiniteNumber(value.untilMs);
+    if (model === undefined || failures === undefined || untilMs === undefined) return undefined;
+    if (!Number.isSafeInteger(failures) || failures < 0) return undefined;
+    return { kind: 'pair', channelId, model, failures, untilMs, at };
+  }
+  if (value.kind === 'key') {
+    const key = asString(value.key);
+    const refused = asBoolean(value.refused);
+    if (key === undefined || !/^[0-9a-f]{8,64}$/.test(key) || refused === undefined) return undefined;
+    return { kind: 'key', channelId, key, refused, at };
+  }
+  return undefined;
+}

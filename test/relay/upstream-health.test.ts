@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { startFakeOpenAI } from '../fakes/fake-openai.js';
+import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { bearer, send } from '../helpers/client-request.js';
+import { startRelayFixture, UPSTREAM_KEY, type RelayFixture } from '../helpers/relay-fixture.js';
+
+// admin-api section 7: health per (channel, model) and per key, as routing sees it.
+let fx: RelayFixture;
+let backup: FakeUpstream;
+let backupId: number;
+
+beforeAll(async () => {
+  fx = await startRelayFixture();
+  backup = await startFakeOpenAI({ apiKey: UPSTREAM_KEY, replyText: 'Hello from the backup.' });
+  const channel = await fx.gw.admin('POST', '/channels', {
+    name: 'backup',
+    type: 'openai',
+    base_url: backup.origin,
+    keys: [UPSTREAM_KEY],
+    models: ['gpt-4o'],
+    priority: -1,
+  });
+  backupId = channel.body.id;
+});
+afterAll(async () => {
+  await fx.close();
+  await backup.close();
+});
+beforeEach(async () => {
+  fx.upstream.clear();
+  backup.clear();
+  for (const id of [fx.channelId, backupId]) {
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'disabled' });
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'enabled', keys: [UPSTREAM_KEY] });
+  }
+});
+
+const chat = (body: Record<string, unknown> = {}) =>
+  send(fx.gw.origin, '/v1/chat/completions', {
+    method: 'POST',
+    headers: bearer(fx.key),
+    body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...body },
+  });
+
+test('429 with Retry-After cools the pair down for at least that long; the second channel answers meanwhile', async () => {
+  fx.upstream.script({ type: 'error', status: 429, retryAfter: 30 });
+  const first = await chat();
+  expect(first.body.choices[0].message.content).toBe('Hello from the backup.');
+  const second = await chat();
+  expect(second.body.choices[0].message.content).toBe('Hello from the backup.');
+  expect(fx.upstream.requests).toHaveLength(1);
+  const health = (await fx.gw.admin('GET', `/channels/${fx.channelId}/health`)).body;
+  const pair = health.data.find((entry: { model: string }) => entry.model === 'gpt-4o');
+  expect(pair).toMatchObject({ state: 'cooling_down', failures: 1 });
+  expect(pair.until).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 28);
+  // the channel's other model is not touched
+  expect((await chat({ model: 'gpt-4o-mini' })).status).toBe(200);
+  expect(fx.upstream.requests).toHaveLength(2);
+});
+
+test('a refused key is set aside and the request goes on with the next key of the same channel', async () => {
+  await fx.gw.admin('PATCH', `/channels/${fx.channelId}`, { keys: ['sk-revoked-0123456789', UPSTREAM_KEY] });
+  const answers = [await chat(), await chat(), await chat()];
+  for (const answer of answers)
+    expect(answer.body.choices[0].message.content).toBe('Hello from fake OpenAI.');
+  const presented = fx.upstream.requests.map((request) => request.headers.authorization);
+  expect(presented.filter((value) => value === 'Bearer sk-revoked-0123456789')).toHaveLength(1);
+  expect(backup.requests).toHaveLength(0);
+  const health = (await fx.gw.admin('GET', `/channels/${fx.channelId}/health`)).body;
+  expect(health.keys).toEqual([
+    { index: 0, state: 'refused' },
+    { index: 1, state: 'active' },
+  ]);
+  expect(health.data[0]).toMatchObject({ state: 'healthy', failures: 0 });
+});
+
+test('when every key is refused the channel is auto-disabled; the client sees the upstream error with the key redacted', async () => {
+  await fx.gw.admin('PATCH', `/channels/${backupId}`, { status: 'disabled' });
+  const secret = 'sk-revoked-secret-0123456789';
+  await fx.gw.admin('PATCH', `/channels/${fx.channelId}`, { keys: [secret] });
+  const response = await chat();
+  expect(response.status).toBe(401);
+  expect(response.text).not.toContain(secret);
+  expect(response.body.error.message).toContain('Incorrect API key provided: ***');
+  const [log] = await fx.logs();
+  expect(log.error).not.toContain(secret);
+  expect(log.error).toContain('***');
+  expect(log.cost).toBe(0);
+  expect((await fx.gw.admin('GET', `/channels/${fx.channelId}`)).body.status).toBe('auto_disabled');
+});
+
+test('a 200 whose body is not JSON is an upstream failure: the next channel answers, nothing charged for it', async () => {
+  fx.upstream.script({ type: 'raw-stream', chunks: ['<html>Bad gateway</html>'] });
+  const response = await chat();
+  expect(response.body.choices[0].message.content).toBe('Hello from the backup.');
+  const [log] = await fx.logs();
+  expect(log.channel_id).toBe(backupId);
+  const health = (await fx.gw.admin('GET', `/channels/${fx.channelId}/health`)).body;
+  expect(health.data[0]).toMatchObject({ state: 'cooling_down', failures: 1 });
+});
+
+test('with no other channel, a non-JSON 200 is a 502, not an empty success, and nothing is charged', async () => {
+  await fx.gw.admin('PATCH', `/channels/${backupId}`, { status: 'disabled' });
+  const before = await fx.user();
+  fx.upstream.script({ type: 'raw-stream', chunks: ['not json at all'] });
+  const response = await chat();
+  expect(response.status).toBe(502);
+  expect(response.body.error.message).toMatch(
+    /^upstream request failed: the upstream answered 200 with a body that is not JSON/,
+  );
+  expect((await fx.user()).balance).toBe(before.balance);
+});
+
+test('a reply without usage is billed on the text it produced, not as zero output', async () => {
+  const text = 'word '.repeat(200).trim();
+  const body = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+  };
+  fx.upstream.script({ type: 'raw-stream', chunks: [JSON.stringify(body)] });
+  const response = await chat();
+  expect(response.status).toBe(200);
+  const [log] = await fx.logs();
+  expect(log.completion_tokens).toBeGreaterThanOrEqual(150);
+  expect(log.cost).toBeGreaterThan(0);
+});
