@@ -1,7 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
-import { INTERRUPTED, type Hold, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
-import { toUsageLogColumns, usageLogColumnNames } from './usage-log-columns.js';
+import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
+import { usageLogColumnNames } from './usage-log-columns.js';
+import type { NewUsageLog } from './usage-logs-repository.js';
 
 interface HoldRow {
   id: string;
@@ -15,30 +16,33 @@ interface HoldRow {
   created_at: number;
 }
 
-/** Money moves on SQLite: prepared statements, applied by group commit. */
+/**
+ * Money moves on SQLite: prepared statements with positional parameters (they run twice per
+ * request; binding by name costs more), applied by group commit.
+ */
 export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyLedger {
   const takeFromBalance = database.prepare(
-    'update users set balance = balance - @amount where id = @userId and balance > 0 and balance >= @amount',
+    'update users set balance = balance - ? where id = ? and balance > 0 and balance >= ?',
   );
-  const takeFromQuota = database.prepare(
-    'update api_keys set quota = quota - @amount where id = @keyId and quota >= @amount',
-  );
-  const returnToBalance = database.prepare('update users set balance = balance + @amount where id = @userId');
+  const takeFromQuota = database.prepare('update api_keys set quota = quota - ? where id = ? and quota >= ?');
+  const returnToBalance = database.prepare('update users set balance = balance + ? where id = ?');
   const insertHold = database.prepare(
     `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at)
-     values (@id, @owner, @userId, @keyId, @keyCapped, @amount, @model, @endpoint, @stream, @createdAt)`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const deleteHold = database.prepare<[string], HoldRow>('delete from holds where id = ? returning *');
+  const deleteHold = database.prepare<[string], HoldRow>(
+    'delete from holds where id = ? returning user_id, key_id, key_capped, amount',
+  );
   const deleteHoldsOf = database.prepare<[string], HoldRow>('delete from holds where owner = ? returning *');
   const settleBalance = database.prepare(
-    'update users set balance = balance + @refund, used = used + @cost where id = @userId',
+    'update users set balance = balance + ?, used = used + ? where id = ?',
   );
   const settleQuota = database.prepare(
-    'update api_keys set quota = quota + @quotaRefund, used_quota = used_quota + @cost where id = @keyId',
+    'update api_keys set quota = quota + ?, used_quota = used_quota + ? where id = ?',
   );
   const insertUsage = database.prepare(
     `insert into usage_logs (${usageLogColumnNames.join(', ')})
-     values (${usageLogColumnNames.map((column) => `@${column}`).join(', ')})`,
+     values (${usageLogColumnNames.map(() => '?').join(', ')})`,
   );
   const readBalance = database.prepare('select balance from users where id = ?').pluck();
   const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
@@ -46,20 +50,54 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
 
   const charge = (row: HoldRow, cost: number) => {
     const refund = row.amount - cost;
-    settleBalance.run({ userId: row.user_id, refund, cost });
-    settleQuota.run({ keyId: row.key_id, quotaRefund: row.key_capped ? refund : 0, cost });
+    settleBalance.run(refund, cost, row.user_id);
+    settleQuota.run(row.key_capped ? refund : 0, cost, row.key_id);
   };
+  // In the order of `usageLogColumnNames`; user and key come from the hold itself.
+  const logUsage = (row: HoldRow, record: NewUsageLog, cost: number) =>
+    insertUsage.run(
+      record.requestId,
+      record.createdAt,
+      row.user_id,
+      row.key_id,
+      record.channelId,
+      record.model,
+      record.endpoint,
+      record.stream ? 1 : 0,
+      record.statusCode,
+      record.promptTokens,
+      record.completionTokens,
+      record.cachedTokens,
+      record.cacheWriteTokens,
+      record.reasoningTokens,
+      cost,
+      record.latencyMs,
+      record.firstByteMs,
+      record.error,
+    );
 
   return {
     reserve: (hold) =>
       commits.submit(() => {
         // Inside the group's transaction: a refusal after the first take leaves nothing behind.
-        if (takeFromBalance.run(hold).changes === 0) return 'balance' as const;
-        if (hold.keyCapped && takeFromQuota.run(hold).changes === 0) {
-          returnToBalance.run(hold);
+        if (takeFromBalance.run(hold.amount, hold.userId, hold.amount).changes === 0)
+          return 'balance' as const;
+        if (hold.keyCapped && takeFromQuota.run(hold.amount, hold.keyId, hold.amount).changes === 0) {
+          returnToBalance.run(hold.amount, hold.userId);
           return 'quota' as const;
         }
-        insertHold.run({ ...hold, keyCapped: Number(hold.keyCapped), stream: Number(hold.stream) });
+        insertHold.run(
+          hold.id,
+          hold.owner,
+          hold.userId,
+          hold.keyId,
+          hold.keyCapped ? 1 : 0,
+          hold.amount,
+          hold.model,
+          hold.endpoint,
+          hold.stream ? 1 : 0,
+          hold.createdAt,
+        );
         return 'reserved' as const;
       }),
     settle: (holdId, cost, record) =>
@@ -67,14 +105,14 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
         const row = deleteHold.get(holdId);
         if (!row) return false;
         charge(row, cost);
-        insertUsage.run(toUsageLogColumns({ ...record, userId: row.user_id, keyId: row.key_id, cost }));
+        logUsage(row, record, cost);
         return true;
       }),
     returnHolds: (owner) =>
       commits.submit(() =>
         deleteHoldsOf.all(owner).map((row): ReturnedHold => {
           charge(row, 0);
-          insertUsage.run(toUsageLogColumns(interruptedRecord(row)));
+          logUsage(row, interruptedRecord(row), 0);
           return {
             userId: row.user_id,
             keyId: row.key_id,
@@ -92,7 +130,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   };
 }
 
-function interruptedRecord(row: HoldRow) {
+function interruptedRecord(row: HoldRow): NewUsageLog {
   return {
     requestId: row.id,
     createdAt: row.created_at,
