@@ -120,23 +120,27 @@ async function attemptOne(
       : { kind: 'unreachable', channel, detail: failure.detail };
   };
 
+  // Streams: each wait (headers, every chunk) within the idle limit. A non-streamed reply: one
+  // deadline for all of it, the headers within it (undici's own timer), the body within the rest.
+  const startedAt = performance.now();
+  const waitMs = (options.stream ? options.streamIdleTimeoutSeconds : options.upstreamTimeoutSeconds) * 1000;
+  let reply: UpstreamReply;
+  try {
+    reply = await callUpstream({
+      url,
+      headers: target.headers,
+      body,
+      signal: options.signal,
+      dispatcher: options.dispatcher,
+      headersTimeoutMs: waitMs,
+      bodyTimeoutMs: waitMs,
+    });
+  } catch (error) {
+    return failed(error);
+  }
+  if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
+
   if (options.stream) {
-    const idleMs = options.streamIdleTimeoutSeconds * 1000;
-    let reply: UpstreamReply;
-    try {
-      reply = await callUpstream({
-        url,
-        headers: target.headers,
-        body,
-        signal: options.signal,
-        dispatcher: options.dispatcher,
-        headersTimeoutMs: idleMs,
-        bodyTimeoutMs: idleMs,
-      });
-    } catch (error) {
-      return failed(error);
-    }
-    if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
     const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     try {
       const first = await iterator.next();
@@ -153,26 +157,7 @@ async function attemptOne(
     }
   }
 
-  // A non-streamed reply has one deadline for all of it: the headers within it (undici's own
-  // timer), then the rest of the body within what is left of it.
-  const startedAt = performance.now();
-  const deadlineMs = options.upstreamTimeoutSeconds * 1000;
-  let reply: UpstreamReply;
-  try {
-    reply = await callUpstream({
-      url,
-      headers: target.headers,
-      body,
-      signal: options.signal,
-      dispatcher: options.dispatcher,
-      headersTimeoutMs: deadlineMs,
-      bodyTimeoutMs: deadlineMs,
-    });
-  } catch (error) {
-    return failed(error);
-  }
-  if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
-  const remainingMs = Math.max(1, deadlineMs - (performance.now() - startedAt));
+  const remainingMs = Math.max(1, waitMs - (performance.now() - startedAt));
   const deadline = setTimeout(() => reply.body.destroy(new ReplyDeadline()), remainingMs);
   let whole: Buffer | undefined;
   try {
