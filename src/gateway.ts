@@ -96,7 +96,9 @@ export async function createGateway(environment: Environment, logger: Logger): P
       principals,
       catalog,
       adminAuth: authenticator,
-      ledger: new BalanceLedger(moneyLedger, holdKeeper.owner),
+      ledger: new BalanceLedger(moneyLedger, holdKeeper.owner, {
+        onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
+      }),
       holdKeeper,
       rateLimiter,
       health,

@@ -31,6 +31,8 @@ export async function shutDown(
   ]);
   if (!settled) services.ledger.stopRetrying();
   await services.tracker.settled();
+  // Records not moved now stay in their holds and are stored by the next start.
+  await services.ledger.close().catch(() => undefined);
   await services.holdKeeper.stop().catch(() => undefined);
   services.health.close();
   await services.rateLimiter.close();

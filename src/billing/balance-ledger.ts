@@ -43,12 +43,25 @@ export interface ReserveRequest {
  */
 export class BalanceLedger {
   private stopped = false;
+  private unstored = 0;
+  private storing: Promise<void> | undefined;
+  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly ledger: MoneyLedger,
     /** The lease owner this process's holds are recorded under. */
     private readonly owner: string,
-  ) {}
+    private readonly options: {
+      /** How often settled records move to `usage_logs`, many in one commit. */
+      storeIntervalMs?: number;
+      onStoreError?: (error: unknown) => void;
+    } = {},
+  ) {
+    this.timer = setInterval(() => {
+      if (this.unstored > 0) this.storeRecords().catch((error: unknown) => options.onStoreError?.(error));
+    }, options.storeIntervalMs ?? 200);
+    this.timer.unref();
+  }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {
     const outcome = await this.ledger.reserve({
@@ -81,19 +94,49 @@ export class BalanceLedger {
   }
 
   /**
-   * Charges the real cost, returns the rest of the reservation and stores the usage record, in one
-   * step. False when the hold was gone: returned as interrupted while this process could not renew
+   * Charges the real cost, returns the rest of the reservation and records the usage in the hold,
+   * in one step. False when the hold was gone: returned as interrupted while this process could not renew
    * its lease, so nothing was charged.
    */
   async settle(reservation: Reservation, cost: number, record: NewUsageLog): Promise<boolean> {
     if (!reservation.close('settled')) return false;
-    return this.persist(() => this.ledger.settle(reservation.holdId, cost, record));
+    return this.settled(await this.persist(() => this.ledger.settle(reservation.holdId, cost, record)));
   }
 
   /** Gives the whole reservation back (the request failed and costs nothing) and stores the record. */
   async release(reservation: Reservation, record: NewUsageLog): Promise<boolean> {
     if (!reservation.close('released')) return false;
-    return this.persist(() => this.ledger.settle(reservation.holdId, 0, { ...record, cost: 0 }));
+    return this.settled(
+      await this.persist(() => this.ledger.settle(reservation.holdId, 0, { ...record, cost: 0 })),
+    );
+  }
+
+  /**
+   * Moves the usage records of settled holds to `usage_logs` (they are durable in the holds
+   * already): every record settled before the call is readable through the logs after it.
+   */
+  async storeRecords(): Promise<void> {
+    while (this.storing) await this.storing.catch(() => undefined);
+    const pending = this.unstored;
+    this.storing = this.ledger.storeRecords(this.owner).then(() => {
+      this.unstored -= pending;
+    });
+    try {
+      await this.storing;
+    } finally {
+      this.storing = undefined;
+    }
+  }
+
+  /** Stops the periodic move and makes the last one. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.storeRecords();
+  }
+
+  private settled(outcome: boolean): boolean {
+    if (outcome) this.unstored += 1;
+    return outcome;
   }
 
   /**

@@ -41,13 +41,20 @@ export interface MoneyLedger {
    */
   reserve(hold: Hold): Promise<'reserved' | 'balance' | 'quota'>;
   /**
-   * Charges `cost` against the hold (the rest goes back, `used` counters grow), deletes it and
-   * stores the request's usage record, in one transaction. False when the hold was gone already.
+   * Charges `cost` against the hold (the rest goes back, `used` counters grow) and writes the
+   * request's usage record into the hold, in one transaction. False when the hold was settled or
+   * returned already.
    */
   settle(holdId: string, cost: number, record: NewUsageLog): Promise<boolean>;
   /**
-   * Returns every hold of a dead owner whole, each leaving a usage record with status 0, cost 0
-   * and error `interrupted`. Holds another caller returned first are not returned again.
+   * Moves the records of the owner's settled holds to `usage_logs` and deletes those holds, in one
+   * transaction: many records share one commit. Resolves to how many were moved.
+   */
+  storeRecords(owner: string): Promise<number>;
+  /**
+   * For a dead owner: stores the records of its settled holds, then returns every other hold
+   * whole, each leaving a usage record with status 0, cost 0 and error `interrupted`. Holds
+   * another caller returned first are not returned again.
    */
   returnHolds(owner: string): Promise<ReturnedHold[]>;
   balanceOf(userId: number): Promise<number>;

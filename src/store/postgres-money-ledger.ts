@@ -27,25 +27,38 @@ const takeFromQuota = preparedSql(
 );
 const insertHold = preparedSql('postgres', `insert into holds (${holdColumns}) values (${holdValues})`);
 
-// Deleting the hold is what makes the move happen once: a repeat, or a racing recovery, finds no row.
+// Filling the hold's record is what makes the move happen once: a repeat, or a racing recovery,
+// finds no hold left to fill (or none at all).
 const settleHold = preparedSql(
   'postgres',
-  `with held as (delete from holds where id = ? returning user_id, key_id, key_capped, amount),
+  `with held as (update holds set status_code = ?::integer, channel_id = ?::bigint, prompt_tokens = ?::bigint,
+       completion_tokens = ?::bigint, cached_tokens = ?::bigint, cache_write_tokens = ?::bigint,
+       reasoning_tokens = ?::bigint, cost = ?::bigint, latency_ms = ?::integer, first_byte_ms = ?::integer,
+       error = ?, settled_at = ?::bigint
+     where id = ? and status_code is null returning user_id, key_id, key_capped, amount),
    charged as (update users set balance = balance + (held.amount - ?::bigint), used = used + ?::bigint
      from held where users.id = held.user_id),
    counted as (update api_keys set
        quota = quota + (case when held.key_capped then held.amount - ?::bigint else 0 end),
        used_quota = used_quota + ?::bigint
-     from held where api_keys.id = held.key_id),
-   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
-     select ?, ?::bigint, held.user_id, held.key_id, ?::bigint, ?, ?, ?::boolean, ?::integer, ?::bigint,
-       ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::bigint, ?::integer, ?::integer, ? from held)
+     from held where api_keys.id = held.key_id)
    select count(*)::integer as settled from held`,
+);
+
+const storeSettled = preparedSql(
+  'postgres',
+  `with done as (delete from holds where owner = ? and status_code is not null returning *),
+   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
+     select id, settled_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens,
+       completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms,
+       first_byte_ms, error
+     from done)
+   select count(*)::integer as stored from done`,
 );
 
 const returnHoldsOf = preparedSql(
   'postgres',
-  `with held as (delete from holds where owner = ? returning *),
+  `with held as (delete from holds where owner = ? and status_code is null returning *),
    per_user as (select user_id, sum(amount) as total from held group by user_id),
    per_key as (select key_id, sum(amount) as total from held where key_capped group by key_id),
    refunded as (update users set balance = balance + per_user.total
@@ -80,6 +93,11 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     hold.createdAt,
   ];
 
+  const storeRecords = async (owner: string) => {
+    const { rows } = await db.executeQuery<{ stored: number }>(storeSettled(owner));
+    return rows[0]?.stored ?? 0;
+  };
+
   return {
     async reserve(hold) {
       const { amount } = hold;
@@ -105,11 +123,13 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     },
     async settle(holdId, cost, record) {
       const { rows } = await db.executeQuery<{ settled: number }>(
-        settleHold(holdId, cost, cost, cost, cost, ...usageValues(record, cost)),
+        settleHold(...recordValues(record, cost), holdId, cost, cost, cost, cost),
       );
       return (rows[0]?.settled ?? 0) > 0;
     },
+    storeRecords,
     async returnHolds(owner) {
+      await storeRecords(owner);
       const { rows } = await db.executeQuery<{
         user_id: number;
         key_id: number;
@@ -128,16 +148,11 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
   };
 }
 
-/** The record's columns after user and key, which come from the hold itself. */
-function usageValues(record: NewUsageLog, cost: number): unknown[] {
+/** The record's columns as the hold keeps them, in the order of `settleHold`. */
+function recordValues(record: NewUsageLog, cost: number): unknown[] {
   return [
-    record.requestId,
-    record.createdAt,
-    record.channelId,
-    record.model,
-    record.endpoint,
-    record.stream,
     record.statusCode,
+    record.channelId,
     record.promptTokens,
     record.completionTokens,
     record.cachedTokens,
@@ -147,5 +162,6 @@ function usageValues(record: NewUsageLog, cost: number): unknown[] {
     record.latencyMs,
     record.firstByteMs,
     record.error,
+    record.createdAt,
   ];
 }

@@ -114,6 +114,19 @@ export interface HoldsTable {
   endpoint: string;
   stream: number | boolean;
   created_at: number;
+  /** The usage record, set by the settlement; null while the request runs. */
+  status_code: number | null;
+  channel_id: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cached_tokens: number | null;
+  cache_write_tokens: number | null;
+  reasoning_tokens: number | null;
+  cost: number | null;
+  latency_ms: number | null;
+  first_byte_ms: number | null;
+  error: string | null;
+  settled_at: number | null;
 }
 
 /** A process life that owns holds, alive while it renews `expires_at` (Unix milliseconds). */

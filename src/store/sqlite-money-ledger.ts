@@ -2,7 +2,6 @@ import type SqliteDatabase from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { usageLogColumnNames } from './usage-log-columns.js';
-import type { NewUsageLog } from './usage-logs-repository.js';
 
 interface HoldRow {
   id: string;
@@ -30,10 +29,23 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const deleteHold = database.prepare<[string], HoldRow>(
-    'delete from holds where id = ? returning user_id, key_id, key_capped, amount',
+  const recordInHold = database.prepare<unknown[], HoldRow>(
+    `update holds set status_code = ?, channel_id = ?, prompt_tokens = ?, completion_tokens = ?,
+       cached_tokens = ?, cache_write_tokens = ?, reasoning_tokens = ?, cost = ?, latency_ms = ?,
+       first_byte_ms = ?, error = ?, settled_at = ?
+     where id = ? and status_code is null returning user_id, key_id, key_capped, amount`,
   );
-  const deleteHoldsOf = database.prepare<[string], HoldRow>('delete from holds where owner = ? returning *');
+  const copySettled = database.prepare(
+    `insert into usage_logs (${usageLogColumnNames.join(', ')})
+     select id, settled_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens,
+       completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms,
+       first_byte_ms, error
+     from holds where owner = ? and status_code is not null`,
+  );
+  const deleteSettled = database.prepare('delete from holds where owner = ? and status_code is not null');
+  const deleteUnsettled = database.prepare<[string], HoldRow>(
+    'delete from holds where owner = ? and status_code is null returning *',
+  );
   const settleBalance = database.prepare(
     'update users set balance = balance + ?, used = used + ? where id = ?',
   );
@@ -53,28 +65,11 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     settleBalance.run(refund, cost, row.user_id);
     settleQuota.run(row.key_capped ? refund : 0, cost, row.key_id);
   };
-  // In the order of `usageLogColumnNames`; user and key come from the hold itself.
-  const logUsage = (row: HoldRow, record: NewUsageLog, cost: number) =>
-    insertUsage.run(
-      record.requestId,
-      record.createdAt,
-      row.user_id,
-      row.key_id,
-      record.channelId,
-      record.model,
-      record.endpoint,
-      record.stream ? 1 : 0,
-      record.statusCode,
-      record.promptTokens,
-      record.completionTokens,
-      record.cachedTokens,
-      record.cacheWriteTokens,
-      record.reasoningTokens,
-      cost,
-      record.latencyMs,
-      record.firstByteMs,
-      record.error,
-    );
+  const storeRecords = (owner: string) => {
+    const moved = copySettled.run(owner).changes;
+    if (moved > 0) deleteSettled.run(owner);
+    return moved;
+  };
 
   return {
     reserve: (hold) =>
@@ -102,53 +97,64 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       }),
     settle: (holdId, cost, record) =>
       commits.submit(() => {
-        const row = deleteHold.get(holdId);
+        const row = recordInHold.get(
+          record.statusCode,
+          record.channelId,
+          record.promptTokens,
+          record.completionTokens,
+          record.cachedTokens,
+          record.cacheWriteTokens,
+          record.reasoningTokens,
+          cost,
+          record.latencyMs,
+          record.firstByteMs,
+          record.error,
+          record.createdAt,
+          holdId,
+        );
         if (!row) return false;
         charge(row, cost);
-        logUsage(row, record, cost);
         return true;
       }),
+    storeRecords: (owner) => commits.submit(() => storeRecords(owner)),
     returnHolds: (owner) =>
-      commits.submit(() =>
-        deleteHoldsOf.all(owner).map((row): ReturnedHold => {
+      commits.submit(() => {
+        storeRecords(owner);
+        return deleteUnsettled.all(owner).map((row): ReturnedHold => {
           charge(row, 0);
-          logUsage(row, interruptedRecord(row), 0);
+          insertUsage.run(
+            row.id,
+            row.created_at,
+            row.user_id,
+            row.key_id,
+            null,
+            row.model,
+            row.endpoint,
+            row.stream,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            null,
+            INTERRUPTED,
+          );
           return {
             userId: row.user_id,
             keyId: row.key_id,
             keyCapped: Boolean(row.key_capped),
             amount: row.amount,
           };
-        }),
-      ),
+        });
+      }),
     async balanceOf(userId) {
       return Number(readBalance.get(userId) ?? 0);
     },
     async quotaOf(keyId) {
       return Number(readQuota.get(keyId) ?? 0);
     },
-  };
-}
-
-function interruptedRecord(row: HoldRow): NewUsageLog {
-  return {
-    requestId: row.id,
-    createdAt: row.created_at,
-    userId: row.user_id,
-    keyId: row.key_id,
-    channelId: null,
-    model: row.model,
-    endpoint: row.endpoint,
-    stream: Boolean(row.stream),
-    statusCode: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    cost: 0,
-    latencyMs: 0,
-    firstByteMs: null,
-    error: INTERRUPTED,
   };
 }

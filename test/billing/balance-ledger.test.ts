@@ -130,12 +130,16 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
           .executeTakeFirst()
       )?.n,
     );
-  const logsOf = (requestId: string) =>
+  const logsOf = async (requestId: string) => {
+    await ledger.storeRecords();
+    return storedLogsOf(requestId);
+  };
+  const storedLogsOf = (requestId: string) =>
     repositories.usageLogs
       .list({ limit: 10, offset: 0 })
       .then((logs) => logs.filter((log) => log.requestId === requestId));
 
-  test('a reservation is a durable hold; settling charges the real cost once and stores the record', async () => {
+  test('a reservation is a durable hold; settling charges the real cost once and keeps the record with it', async () => {
     const { user, key, request } = await seed(1_000_000, 800_000);
     const asked = request(500_000);
     const reservation = await ledger.reserve(asked);
@@ -148,8 +152,11 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     expect(await ledger.release(reservation, record)).toBe(false);
     expect(await repositories.users.find(user.id)).toMatchObject({ balance: 880_000, used: 120_000 });
     expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 680_000, usedQuota: 120_000 });
-    expect(await holdCount()).toBe(0);
+    // The record is durable in the hold, then moves to the usage log with others in one commit.
+    expect(await holdCount()).toBe(1);
+    expect(await storedLogsOf(asked.requestId)).toHaveLength(0);
     const logs = await logsOf(asked.requestId);
+    expect(await holdCount()).toBe(0);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ cost: 120_000, promptTokens: 10, channelId: 7, statusCode: 200 });
   });
@@ -254,6 +261,7 @@ test('a settlement that meets a database hiccup is tried again and lands once', 
       moves.push(`settle ${cost}`);
       return true;
     },
+    storeRecords: async () => 0,
     returnHolds: async () => [],
     balanceOf: async () => 0,
     quotaOf: async () => 0,

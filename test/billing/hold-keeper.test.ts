@@ -118,6 +118,46 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
     expect(await second.returnDeadOwnersHolds()).toBe(0);
   });
 
+  test("a dead owner's settled records are stored as settled; only its running requests come back", async () => {
+    const settledUser = await userWithHold('crashed', 300_000);
+    const money = openMoneyLedger(store);
+    const requestId = `req-crashed-${settledUser.user.id}`;
+    const record = {
+      requestId,
+      createdAt: 5,
+      userId: settledUser.user.id,
+      keyId: settledUser.key.id,
+      channelId: 3,
+      model: 'gpt-4o',
+      endpoint: 'responses',
+      stream: true,
+      statusCode: 200,
+      promptTokens: 11,
+      completionTokens: 22,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+      cost: 0,
+      latencyMs: 9,
+      firstByteMs: 4,
+      error: null,
+    };
+    expect(await money.settle(requestId, 40_000, record)).toBe(true);
+    const running = await userWithHold('crashed', 100_000);
+    await startKeeper();
+    expect(returnedCount).toBe(1);
+    expect(await balanceOf(settledUser.user.id)).toBe(960_000);
+    expect(await balanceOf(running.user.id)).toBe(1_000_000);
+    const logs = await repositories.usageLogs.list({ limit: 10, offset: 0 });
+    expect(logs.map((log) => [log.requestId, log.cost, log.error])).toEqual(
+      expect.arrayContaining([
+        [requestId, 40_000, null],
+        [`req-crashed-${running.user.id}`, 0, 'interrupted'],
+      ]),
+    );
+    expect(logs).toHaveLength(2);
+  });
+
   test('two keepers racing over the same dead owner return its holds once', async () => {
     const { user } = await userWithHold('dead', 400_000);
     const [a, b] = [await startKeeper(), await startKeeper()];

@@ -196,6 +196,7 @@ test('the @effort modifier reaches each upstream in its own form, stripped from 
   expect(geminiFake.requests.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
 
   await gw.gateway.services.tracker.settled();
+  await gw.gateway.services.ledger.storeRecords();
   const [log] = (await gw.admin('GET', '/logs?limit=1')).body.data;
   expect(log.model).toBe('gemini-2.5-pro');
 });
@@ -265,6 +266,7 @@ test('usage is billed from what the upstream reported, whatever the client famil
     messages: [{ role: 'user', content: 'hi' }],
   });
   await gw.gateway.services.tracker.settled();
+  await gw.gateway.services.ledger.storeRecords();
   const [log] = (await gw.admin('GET', '/logs?limit=1')).body.data;
   expect(log).toMatchObject({
     model: 'gemini-2.5-pro',

@@ -44,6 +44,7 @@ export async function startRelayFixture(
   const openai = new OpenAI({ apiKey: key.body.key, baseURL: `${gw.origin}/v1`, maxRetries: 0 });
   const settle = async () => {
     await gw.gateway.services.tracker.settled();
+    await gw.gateway.services.ledger.storeRecords();
   };
   return {
     gw,

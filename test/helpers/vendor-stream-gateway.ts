@@ -136,6 +136,7 @@ export async function startVendorStreamGateway(): Promise<VendorStreamGateway> {
     fakes,
     async logs() {
       await gw.gateway.services.tracker.settled();
+      await gw.gateway.services.ledger.storeRecords();
       return (await gw.admin('GET', '/logs')).body.data;
     },
     readWithSdk,

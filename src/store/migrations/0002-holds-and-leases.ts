@@ -21,6 +21,20 @@ export function holdsAndLeasesMigration(dialect: DialectName): Migration {
         .addColumn('endpoint', 'text', (c) => c.notNull())
         .addColumn('stream', bool, (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
+        // The usage record, filled in by the settlement (in its transaction) until the record is
+        // moved to `usage_logs` with others in one batch.
+        .addColumn('status_code', 'integer')
+        .addColumn('channel_id', 'bigint')
+        .addColumn('prompt_tokens', 'bigint')
+        .addColumn('completion_tokens', 'bigint')
+        .addColumn('cached_tokens', 'bigint')
+        .addColumn('cache_write_tokens', 'bigint')
+        .addColumn('reasoning_tokens', 'bigint')
+        .addColumn('cost', 'bigint')
+        .addColumn('latency_ms', 'integer')
+        .addColumn('first_byte_ms', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('settled_at', 'bigint')
         // Every request writes and deletes one row, so the table is one B-tree keyed by the
         // request id: no rowid table beside it, and no index on the owner (the table only ever
         // holds requests in flight, so a scan for a dead owner's rows is short).
