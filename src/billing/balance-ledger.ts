@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { MoneyLedger } from '../store/money-ledger.js';
+import type { Hold, MoneyLedger } from '../store/money-ledger.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import { formatUsd } from './money.js';
 
@@ -22,18 +22,8 @@ export class Reservation {
   }
 }
 
-export interface ReserveRequest {
-  requestId: string;
-  userId: number;
-  keyId: number;
-  /** Whether the key's own quota is reserved too. */
-  keyCapped: boolean;
-  /** nano-USD */
-  amount: number;
-  model: string;
-  endpoint: string;
-  stream: boolean;
-}
+/** A hold as the relay asks for it: its id is the request's, its owner and time are the ledger's. */
+export type ReserveRequest = Omit<Hold, 'id' | 'owner' | 'createdAt'> & { requestId: string };
 
 /**
  * Reservation and settlement against user balances and key quotas (admin-api section 3). Each move
@@ -64,16 +54,11 @@ export class BalanceLedger {
   }
 
   async reserve(request: ReserveRequest): Promise<Reservation> {
+    const { requestId, ...hold } = request;
     const outcome = await this.ledger.reserve({
-      id: request.requestId,
+      ...hold,
+      id: requestId,
       owner: this.owner,
-      userId: request.userId,
-      keyId: request.keyId,
-      keyCapped: request.keyCapped,
-      amount: request.amount,
-      model: request.model,
-      endpoint: request.endpoint,
-      stream: request.stream,
       createdAt: Math.floor(Date.now() / 1000),
     });
     if (outcome === 'balance') {

@@ -1,6 +1,6 @@
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { describeTransportError } from '../providers/describe-transport-error.js';
+import { classifyTransportFailure } from './classify-transport-failure.js';
 import type { RequestAccount } from './request-account.js';
 import type { StreamTransform } from './transforms.js';
 
@@ -16,8 +16,6 @@ export interface StreamRelayOptions {
   /** Called once the stream is over, however it ended. */
   onClosed: () => void;
 }
-
-const IDLE_TIMEOUT_CODE = 'UND_ERR_BODY_TIMEOUT';
 
 /**
  * The client's side of an upstream stream: each upstream chunk goes through the transform and out
@@ -71,13 +69,11 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       error = abortReason(options.signal);
       return;
     }
-    const idle = (caught as { code?: string }).code === IDLE_TIMEOUT_CODE;
-    const gatewayError = idle
-      ? new GatewayError('upstream_timeout', {
-          seconds: options.idleTimeoutSeconds,
-          limit: 'stream_idle_timeout_s',
-        })
-      : new GatewayError('upstream_stream_broken', { detail: describeTransportError(caught) });
+    const failure = classifyTransportFailure(caught, { stream: true });
+    const gatewayError =
+      failure.kind === 'timeout'
+        ? new GatewayError('upstream_timeout', { seconds: options.idleTimeoutSeconds, limit: failure.limit })
+        : new GatewayError('upstream_stream_broken', { detail: failure.detail });
     error = gatewayError.message;
     yield transform.errorEvent({ message: clientMessage(gatewayError, options), code: gatewayError.code });
   } finally {

@@ -2,8 +2,12 @@ import type { Kysely } from 'kysely';
 import { INTERRUPTED, type Hold, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
-import { usageLogColumnNames } from './usage-log-columns.js';
-import type { NewUsageLog } from './usage-logs-repository.js';
+import {
+  holdRecordValues,
+  insertInterruptedRecords,
+  insertSettledRecords,
+  recordIntoHold,
+} from './hold-record-sql.js';
 
 class QuotaRefused extends Error {}
 
@@ -31,10 +35,7 @@ const insertHold = preparedSql('postgres', `insert into holds (${holdColumns}) v
 // finds no hold left to fill (or none at all).
 const settleHold = preparedSql(
   'postgres',
-  `with held as (update holds set status_code = ?::integer, channel_id = ?::bigint, prompt_tokens = ?::bigint,
-       completion_tokens = ?::bigint, cached_tokens = ?::bigint, cache_write_tokens = ?::bigint,
-       reasoning_tokens = ?::bigint, cost = ?::bigint, latency_ms = ?::integer, first_byte_ms = ?::integer,
-       error = ?, settled_at = ?::bigint
+  `with held as (update holds set ${recordIntoHold('postgres')}
      where id = ? and status_code is null returning user_id, key_id, key_capped, amount),
    charged as (update users set balance = balance + (held.amount - ?::bigint), used = used + ?::bigint
      from held where users.id = held.user_id),
@@ -48,11 +49,7 @@ const settleHold = preparedSql(
 const storeSettled = preparedSql(
   'postgres',
   `with done as (delete from holds where owner = ? and status_code is not null returning *),
-   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
-     select id, settled_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens,
-       completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms,
-       first_byte_ms, error
-     from done)
+   logged as (${insertSettledRecords('done')})
    select count(*)::integer as stored from done`,
 );
 
@@ -65,9 +62,7 @@ const returnHoldsOf = preparedSql(
      from per_user where users.id = per_user.user_id),
    restored as (update api_keys set quota = quota + per_key.total
      from per_key where api_keys.id = per_key.key_id),
-   logged as (insert into usage_logs (${usageLogColumnNames.join(', ')})
-     select id, created_at, user_id, key_id, null, model, endpoint, stream, 0, 0, 0, 0, 0, 0, 0, 0, null, ?
-     from held)
+   logged as (${insertInterruptedRecords('held')})
    select user_id, key_id, key_capped, amount from held`,
 );
 
@@ -123,7 +118,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     },
     async settle(holdId, cost, record) {
       const { rows } = await db.executeQuery<{ settled: number }>(
-        settleHold(...recordValues(record, cost), holdId, cost, cost, cost, cost),
+        settleHold(...holdRecordValues(record, cost), holdId, cost, cost, cost, cost),
       );
       return (rows[0]?.settled ?? 0) > 0;
     },
@@ -146,22 +141,4 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     balanceOf: (userId) => readNumber(readBalance(userId), 'balance'),
     quotaOf: (keyId) => readNumber(readQuota(keyId), 'quota'),
   };
-}
-
-/** The record's columns as the hold keeps them, in the order of `settleHold`. */
-function recordValues(record: NewUsageLog, cost: number): unknown[] {
-  return [
-    record.statusCode,
-    record.channelId,
-    record.promptTokens,
-    record.completionTokens,
-    record.cachedTokens,
-    record.cacheWriteTokens,
-    record.reasoningTokens,
-    cost,
-    record.latencyMs,
-    record.firstByteMs,
-    record.error,
-    record.createdAt,
-  ];
 }

@@ -28,6 +28,6 @@ export function createRepositories(store: Store): Repositories {
     groups: new GroupsRepository(db),
     settings: new KeyValueRepository(db, 'settings'),
     systemState: new KeyValueRepository(db, 'system_state'),
-    usageLogs: new UsageLogsRepository(db, store.sqlite),
+    usageLogs: new UsageLogsRepository(db),
   };
 }

@@ -1,18 +1,19 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
-import { usageLogColumnNames } from './usage-log-columns.js';
+import {
+  holdRecordValues,
+  insertInterruptedRecords,
+  insertSettledRecords,
+  recordIntoHold,
+} from './hold-record-sql.js';
 
+/** What a money move needs of a hold. */
 interface HoldRow {
-  id: string;
   user_id: number;
   key_id: number;
   key_capped: number;
   amount: number;
-  model: string;
-  endpoint: string;
-  stream: number;
-  created_at: number;
 }
 
 /**
@@ -30,31 +31,24 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const recordInHold = database.prepare<unknown[], HoldRow>(
-    `update holds set status_code = ?, channel_id = ?, prompt_tokens = ?, completion_tokens = ?,
-       cached_tokens = ?, cache_write_tokens = ?, reasoning_tokens = ?, cost = ?, latency_ms = ?,
-       first_byte_ms = ?, error = ?, settled_at = ?
+    `update holds set ${recordIntoHold('sqlite')}
      where id = ? and status_code is null returning user_id, key_id, key_capped, amount`,
   );
   const copySettled = database.prepare(
-    `insert into usage_logs (${usageLogColumnNames.join(', ')})
-     select id, settled_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens,
-       completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms,
-       first_byte_ms, error
-     from holds where owner = ? and status_code is not null`,
+    insertSettledRecords('holds where owner = ? and status_code is not null'),
+  );
+  const copyInterrupted = database.prepare(
+    insertInterruptedRecords('holds where owner = ? and status_code is null'),
   );
   const deleteSettled = database.prepare('delete from holds where owner = ? and status_code is not null');
   const deleteUnsettled = database.prepare<[string], HoldRow>(
-    'delete from holds where owner = ? and status_code is null returning *',
+    'delete from holds where owner = ? and status_code is null returning user_id, key_id, key_capped, amount',
   );
   const settleBalance = database.prepare(
     'update users set balance = balance + ?, used = used + ? where id = ?',
   );
   const settleQuota = database.prepare(
     'update api_keys set quota = quota + ?, used_quota = used_quota + ? where id = ?',
-  );
-  const insertUsage = database.prepare(
-    `insert into usage_logs (${usageLogColumnNames.join(', ')})
-     values (${usageLogColumnNames.map(() => '?').join(', ')})`,
   );
   const readBalance = database.prepare('select balance from users where id = ?').pluck();
   const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
@@ -97,21 +91,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       }),
     settle: (holdId, cost, record) =>
       commits.submit(() => {
-        const row = recordInHold.get(
-          record.statusCode,
-          record.channelId,
-          record.promptTokens,
-          record.completionTokens,
-          record.cachedTokens,
-          record.cacheWriteTokens,
-          record.reasoningTokens,
-          cost,
-          record.latencyMs,
-          record.firstByteMs,
-          record.error,
-          record.createdAt,
-          holdId,
-        );
+        const row = recordInHold.get(...holdRecordValues(record, cost), holdId);
         if (!row) return false;
         charge(row, cost);
         return true;
@@ -120,28 +100,9 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     returnHolds: (owner) =>
       commits.submit(() => {
         storeRecords(owner);
+        copyInterrupted.run(INTERRUPTED, owner);
         return deleteUnsettled.all(owner).map((row): ReturnedHold => {
           charge(row, 0);
-          insertUsage.run(
-            row.id,
-            row.created_at,
-            row.user_id,
-            row.key_id,
-            null,
-            row.model,
-            row.endpoint,
-            row.stream,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            null,
-            INTERRUPTED,
-          );
           return {
             userId: row.user_id,
             keyId: row.key_id,

@@ -1,7 +1,5 @@
-import type SqliteDatabase from 'better-sqlite3';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UsageLogsTable } from './schema.js';
-import { toUsageLogColumns, usageLogColumnNames } from './usage-log-columns.js';
 
 export interface UsageLogRecord {
   id: number;
@@ -36,30 +34,21 @@ export interface UsageLogFilter {
   offset: number;
 }
 
+const ROWS_PER_INSERT = 500;
+
 export class UsageLogsRepository {
-  private readonly insertBatch: ((logs: readonly NewUsageLog[]) => void) | undefined;
+  constructor(private readonly db: Kysely<Database>) {}
 
-  /** With the SQLite connection at hand, batches are written with one prepared statement. */
-  constructor(
-    private readonly db: Kysely<Database>,
-    sqlite?: SqliteDatabase.Database,
-  ) {
-    if (sqlite) {
-      const columns = usageLogColumnNames;
-      const insert = sqlite.prepare(
-        `insert into usage_logs (${columns.join(', ')}) values (${columns.map((column) => `@${column}`).join(', ')})`,
-      );
-      this.insertBatch = sqlite.transaction((logs: readonly NewUsageLog[]) => {
-        for (const log of logs) insert.run(toUsageLogColumns(log));
-      });
-    }
-  }
-
-  /** Records written outside the money path (imports, tests), in one transaction per batch. */
+  /**
+   * Records written outside the money path (imports, tests), a few hundred rows per statement
+   * (SQLite bounds the parameters of one statement). No transaction around them: on SQLite it would
+   * take in the money moves that group commit applies on the same connection meanwhile.
+   */
   async insertMany(logs: readonly NewUsageLog[]): Promise<void> {
-    if (logs.length === 0) return;
-    if (this.insertBatch) return this.insertBatch(logs);
-    await this.db.insertInto('usage_logs').values(logs.map(toUsageLogColumns)).execute();
+    for (let start = 0; start < logs.length; start += ROWS_PER_INSERT) {
+      const rows = logs.slice(start, start + ROWS_PER_INSERT).map(toColumns);
+      await this.db.insertInto('usage_logs').values(rows).execute();
+    }
   }
 
   async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
@@ -70,6 +59,29 @@ export class UsageLogsRepository {
     const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
     return rows.map(toUsageLog);
   }
+}
+
+function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
+  return {
+    request_id: log.requestId,
+    created_at: log.createdAt,
+    user_id: log.userId,
+    key_id: log.keyId,
+    channel_id: log.channelId,
+    model: log.model,
+    endpoint: log.endpoint,
+    stream: Number(log.stream),
+    status_code: log.statusCode,
+    prompt_tokens: log.promptTokens,
+    completion_tokens: log.completionTokens,
+    cached_tokens: log.cachedTokens,
+    cache_write_tokens: log.cacheWriteTokens,
+    reasoning_tokens: log.reasoningTokens,
+    cost: log.cost,
+    latency_ms: log.latencyMs,
+    first_byte_ms: log.firstByteMs,
+    error: log.error,
+  };
 }
 
 function toUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {

@@ -68,3 +68,30 @@ export async function startRelayFixture(
     },
   };
 }
+
+/** A second OpenAI-type channel for `gpt-4o`, tried after the fixture's own (priority -1). */
+export async function addBackupChannel(
+  fx: RelayFixture,
+): Promise<{ backup: FakeUpstream; backupId: number }> {
+  const backup = await startFakeOpenAI({ apiKey: UPSTREAM_KEY, replyText: 'Hello from the backup.' });
+  const channel = await fx.gw.admin('POST', '/channels', {
+    name: 'backup',
+    type: 'openai',
+    base_url: backup.origin,
+    keys: [UPSTREAM_KEY],
+    models: ['gpt-4o'],
+    priority: -1,
+  });
+  return { backup, backupId: channel.body.id };
+}
+
+/** Sets the channels healthy again: a channel enabled again starts afresh (cooldowns, refused keys). */
+export async function resetChannelHealth(
+  fx: RelayFixture,
+  channels: readonly { id: number; changes?: Record<string, unknown> }[],
+): Promise<void> {
+  for (const { id, changes } of channels) {
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'disabled' });
+    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'enabled', ...changes });
+  }
+}

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { APIError } from 'openai';
-import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
-import { startRelayFixture, UPSTREAM_KEY, type RelayFixture } from '../helpers/relay-fixture.js';
+import {
+  addBackupChannel,
+  resetChannelHealth,
+  startRelayFixture,
+  type RelayFixture,
+} from '../helpers/relay-fixture.js';
 
 let fx: RelayFixture;
 let backup: FakeUpstream;
@@ -10,16 +14,7 @@ let backupChannelId: number;
 
 beforeAll(async () => {
   fx = await startRelayFixture();
-  backup = await startFakeOpenAI({ apiKey: UPSTREAM_KEY, replyText: 'Hello from the backup.' });
-  const channel = await fx.gw.admin('POST', '/channels', {
-    name: 'backup',
-    type: 'openai',
-    base_url: backup.origin,
-    keys: [UPSTREAM_KEY],
-    models: ['gpt-4o'],
-    priority: -1,
-  });
-  backupChannelId = channel.body.id;
+  ({ backup, backupId: backupChannelId } = await addBackupChannel(fx));
   await fx.gw.admin('PATCH', '/settings', { retry_times: 2 });
 });
 afterAll(async () => {
@@ -29,11 +24,7 @@ afterAll(async () => {
 beforeEach(async () => {
   fx.upstream.clear();
   backup.clear();
-  // Each test starts with both channels healthy: a channel enabled again starts afresh.
-  for (const id of [fx.channelId, backupChannelId]) {
-    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'disabled' });
-    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'enabled' });
-  }
+  await resetChannelHealth(fx, [{ id: fx.channelId }, { id: backupChannelId }]);
 });
 
 const ask = () =>

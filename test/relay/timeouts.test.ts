@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { resetChannelHealth, startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { bearer, expectAnthropicError, expectOpenAIError, send } from '../helpers/client-request.js';
 import { startUnacceptingListener, type UnacceptingListener } from '../helpers/unaccepting-listener.js';
 
@@ -23,11 +23,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   fx.upstream.clear();
-  await fx.gw.admin('PATCH', `/channels/${fx.channelId}`, {
-    status: 'disabled',
-    base_url: fx.upstream.origin,
-  });
-  await fx.gw.admin('PATCH', `/channels/${fx.channelId}`, { status: 'enabled' });
+  await resetChannelHealth(fx, [{ id: fx.channelId, changes: { base_url: fx.upstream.origin } }]);
 });
 
 const chat = (body: Record<string, unknown> = {}) =>

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { bearer, send } from '../helpers/client-request.js';
-import { startRelayFixture, UPSTREAM_KEY, type RelayFixture } from '../helpers/relay-fixture.js';
+import {
+  addBackupChannel,
+  resetChannelHealth,
+  startRelayFixture,
+  UPSTREAM_KEY,
+  type RelayFixture,
+} from '../helpers/relay-fixture.js';
 
 // admin-api section 7: health per (channel, model) and per key, as routing sees it.
 let fx: RelayFixture;
@@ -11,16 +16,7 @@ let backupId: number;
 
 beforeAll(async () => {
   fx = await startRelayFixture();
-  backup = await startFakeOpenAI({ apiKey: UPSTREAM_KEY, replyText: 'Hello from the backup.' });
-  const channel = await fx.gw.admin('POST', '/channels', {
-    name: 'backup',
-    type: 'openai',
-    base_url: backup.origin,
-    keys: [UPSTREAM_KEY],
-    models: ['gpt-4o'],
-    priority: -1,
-  });
-  backupId = channel.body.id;
+  ({ backup, backupId } = await addBackupChannel(fx));
 });
 afterAll(async () => {
   await fx.close();
@@ -29,10 +25,10 @@ afterAll(async () => {
 beforeEach(async () => {
   fx.upstream.clear();
   backup.clear();
-  for (const id of [fx.channelId, backupId]) {
-    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'disabled' });
-    await fx.gw.admin('PATCH', `/channels/${id}`, { status: 'enabled', keys: [UPSTREAM_KEY] });
-  }
+  await resetChannelHealth(fx, [
+    { id: fx.channelId, changes: { keys: [UPSTREAM_KEY] } },
+    { id: backupId, changes: { keys: [UPSTREAM_KEY] } },
+  ]);
 });
 
 const chat = (body: Record<string, unknown> = {}) =>
