@@ -169,3 +169,53 @@ export function assignMembers(target: JsonObject, source: JsonObject): JsonObjec
   for (const key of Object.keys(source)) setOwnMember(target, key, source[key]);
   return target;
 }
+
+/** The value when it is a JSON object, else undefined. */
+export function asJsonObject(value: unknown): JsonObject | undefined {
+  return isJsonObject(value) ? value : undefined;
+}
+
+/** The value when it is a JSON object, else an empty one: for reading nested members in one go. */
+export function membersOf(value: unknown): JsonObject {
+  return isJsonObject(value) ? value : {};
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asStringArray(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+/**
+ * The object without the named keys (and without undefined members), or undefined when nothing is
+ * left: what a decoder keeps of a wire object beyond the members it maps.
+ */
+export function withoutKeys(
+  value: JsonObject,
+  keys: readonly string[] | ReadonlySet<string>,
+): JsonObject | undefined {
+  const known: ReadonlySet<string> = Array.isArray(keys) ? new Set(keys) : (keys as ReadonlySet<string>);
+  let rest: JsonObject | undefined;
+  for (const key of Object.keys(value)) {
+    if (known.has(key) || value[key] === undefined) continue;
+    rest ??= {};
+    setOwnMember(rest, key, value[key]);
+  }
+  return rest;
+}
+
+/** Structural equality of JSON values (key order ignored), to tell whether a canonical value changed. */
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    return left.every((item, index) => jsonEqual(item, right[index]));
+  }
+  if (!isJsonObject(left) || !isJsonObject(right)) return false;
+  const leftKeys = Object.keys(left).filter((key) => left[key] !== undefined);
+  const rightKeys = Object.keys(right).filter((key) => right[key] !== undefined);
+  if (leftKeys.length !== rightKeys.length) return false;
+  return leftKeys.every((key) => jsonEqual(left[key], right[key]));
+}

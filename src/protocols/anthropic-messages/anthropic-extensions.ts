@@ -1,6 +1,4 @@
-import { setOwnMember } from '../wire-json.js';
-import type { WireObject } from './read-wire.js';
-import { asWireObject, isWireObject } from './read-wire.js';
+import { setOwnMember, type JsonObject, asJsonObject, isJsonObject } from '../wire-json.js';
 
 /** Key of this protocol's entries in canonical `extensions` maps. */
 export const ANTHROPIC_MESSAGES = 'anthropic-messages';
@@ -11,11 +9,11 @@ export const ANTHROPIC_MESSAGES = 'anthropic-messages';
  */
 export interface AnthropicRequestExtensions {
   /** Top-level fields with no canonical meaning, by wire name (`context_management`, `service_tier`...). */
-  body?: WireObject;
+  body?: JsonObject;
   /** The client's `thinking` object when the canonical reasoning options cannot say it all (adaptive, `display`). */
-  thinking?: WireObject;
+  thinking?: JsonObject;
   /** Tool fields with no canonical meaning (`defer_loading`, `input_examples`...), by tool name. */
-  toolFields?: Record<string, WireObject>;
+  toolFields?: Record<string, JsonObject>;
 }
 
 /** What a reply decode keeps: the matched stop sequence and the reply's container and stop details. */
@@ -26,8 +24,8 @@ export interface AnthropicReplyExtensions {
 }
 
 /** This protocol's entry of an `extensions` map, when it is an object. */
-export function ownExtensions(extensions: Record<string, unknown> | undefined): WireObject | undefined {
-  return asWireObject(extensions?.[ANTHROPIC_MESSAGES]);
+export function ownExtensions(extensions: Record<string, unknown> | undefined): JsonObject | undefined {
+  return asJsonObject(extensions?.[ANTHROPIC_MESSAGES]);
 }
 
 export function readRequestExtensions(
@@ -36,12 +34,12 @@ export function readRequestExtensions(
   const own = ownExtensions(extensions);
   if (!own) return {};
   const result: AnthropicRequestExtensions = {};
-  if (isWireObject(own.body)) result.body = own.body;
-  if (isWireObject(own.thinking)) result.thinking = own.thinking;
-  if (isWireObject(own.toolFields)) {
-    const toolFields: Record<string, WireObject> = {};
+  if (isJsonObject(own.body)) result.body = own.body;
+  if (isJsonObject(own.thinking)) result.thinking = own.thinking;
+  if (isJsonObject(own.toolFields)) {
+    const toolFields: Record<string, JsonObject> = {};
     for (const [name, fields] of Object.entries(own.toolFields))
-      if (isWireObject(fields)) setOwnMember(toolFields, name, fields);
+      if (isJsonObject(fields)) setOwnMember(toolFields, name, fields);
     result.toolFields = toolFields;
   }
   return result;

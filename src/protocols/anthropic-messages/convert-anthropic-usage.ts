@@ -1,6 +1,12 @@
 import type { Usage } from '../../ir/usage.js';
-import { setOwnMember } from '../wire-json.js';
-import { asCount, asWireObject, isWireObject, withoutKeys, type WireObject } from './read-wire.js';
+import {
+  setOwnMember,
+  asCount,
+  asJsonObject,
+  isJsonObject,
+  withoutKeys,
+  type JsonObject,
+} from '../wire-json.js';
 
 /**
  * Messages usage (https://docs.anthropic.com/en/api/messages#response-usage): `input_tokens`
@@ -9,14 +15,14 @@ import { asCount, asWireObject, isWireObject, withoutKeys, type WireObject } fro
  * `output_tokens` includes thinking; `server_tool_use.web_search_requests` counts billed searches.
  */
 export function convertAnthropicUsage(raw: unknown): Usage | undefined {
-  const usage = asWireObject(raw);
+  const usage = asJsonObject(raw);
   if (!usage) return undefined;
   const input = asCount(usage.input_tokens);
   const output = asCount(usage.output_tokens);
   if (input === undefined && output === undefined) return undefined;
 
   const cacheRead = asCount(usage.cache_read_input_tokens) ?? 0;
-  const byTtl = asWireObject(usage.cache_creation);
+  const byTtl = asJsonObject(usage.cache_creation);
   const write5m = asCount(byTtl?.ephemeral_5m_input_tokens);
   const write1h = asCount(byTtl?.ephemeral_1h_input_tokens);
   const cacheWrite =
@@ -28,8 +34,8 @@ export function convertAnthropicUsage(raw: unknown): Usage | undefined {
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
     outputTokens: output,
-    reasoningTokens: asCount(asWireObject(usage.output_tokens_details)?.thinking_tokens) ?? 0,
-    webSearchCalls: asCount(asWireObject(usage.server_tool_use)?.web_search_requests) ?? 0,
+    reasoningTokens: asCount(asJsonObject(usage.output_tokens_details)?.thinking_tokens) ?? 0,
+    webSearchCalls: asCount(asJsonObject(usage.server_tool_use)?.web_search_requests) ?? 0,
     estimated: false,
     raw,
   };
@@ -44,19 +50,19 @@ export function convertAnthropicUsage(raw: unknown): Usage | undefined {
  * value (https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types).
  */
 export class AnthropicStreamUsage {
-  private merged: WireObject | undefined;
+  private merged: JsonObject | undefined;
   private outputReported = false;
 
   /** The `usage` of `message_start`. */
   start(raw: unknown): void {
-    if (!isWireObject(raw)) return;
+    if (!isJsonObject(raw)) return;
     this.merged = { ...this.merged, ...withoutKeys(raw, ['output_tokens']) };
   }
 
   /** The `usage` of a `message_delta`. */
   delta(raw: unknown): void {
-    if (!isWireObject(raw)) return;
-    const merged: WireObject = { ...this.merged };
+    if (!isJsonObject(raw)) return;
+    const merged: JsonObject = { ...this.merged };
     for (const [key, value] of Object.entries(raw))
       if (value !== null && value !== undefined) setOwnMember(merged, key, value);
     this.merged = merged;

@@ -2,7 +2,7 @@ import type { CacheControl, FilePart, Part, TextPart, ToolResultPart } from '../
 import type { LossLog } from '../../ir/loss.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
-import { asString, asWireObject, isWireObject, type WireObject } from './read-wire.js';
+import { asString, asJsonObject, isJsonObject, type JsonObject } from '../wire-json.js';
 
 export interface BlockContext {
   /** Where the block sits, e.g. `messages[2].content[0]`. */
@@ -18,7 +18,7 @@ export interface BlockContext {
  * every unknown block become `raw` parts that only this protocol sends back.
  */
 export function decodeContentBlock(block: unknown, context: BlockContext): Part {
-  if (!isWireObject(block)) return invalid({ block, field: context.path }, context);
+  if (!isJsonObject(block)) return invalid({ block, field: context.path }, context);
   switch (block.type) {
     case 'text':
       return decodeTextBlock(block, context) ?? invalid({ block, field: `${context.path}.text` }, context);
@@ -49,7 +49,7 @@ export function decodeContentBlock(block: unknown, context: BlockContext): Part 
   }
 }
 
-export function decodeTextBlock(block: WireObject, context: BlockContext): TextPart | undefined {
+export function decodeTextBlock(block: JsonObject, context: BlockContext): TextPart | undefined {
   const text = asString(block.text);
   if (text === undefined) return undefined;
   const part: TextPart = { type: 'text', text };
@@ -61,7 +61,7 @@ export function decodeTextBlock(block: WireObject, context: BlockContext): TextP
 }
 
 export function decodeCacheControl(value: unknown): CacheControl | undefined {
-  const control = asWireObject(value);
+  const control = asJsonObject(value);
   if (control?.type !== 'ephemeral') return undefined;
   return control.ttl === '5m' || control.ttl === '1h'
     ? { type: 'ephemeral', ttl: control.ttl }
@@ -69,8 +69,8 @@ export function decodeCacheControl(value: unknown): CacheControl | undefined {
 }
 
 /** https://docs.anthropic.com/en/api/messages#body-messages-content (image block, `source`) */
-function decodeImageBlock(block: WireObject, context: BlockContext): Part {
-  const source = asWireObject(block.source);
+function decodeImageBlock(block: JsonObject, context: BlockContext): Part {
+  const source = asJsonObject(block.source);
   let part: FilePart | undefined;
   switch (source?.type) {
     case 'base64':
@@ -93,8 +93,8 @@ function decodeImageBlock(block: WireObject, context: BlockContext): Part {
 }
 
 /** https://docs.anthropic.com/en/docs/build-with-claude/pdf-support (document block) */
-function decodeDocumentBlock(block: WireObject, context: BlockContext): Part {
-  const source = asWireObject(block.source);
+function decodeDocumentBlock(block: JsonObject, context: BlockContext): Part {
+  const source = asJsonObject(block.source);
   let part: FilePart | undefined;
   switch (source?.type) {
     case 'base64':
@@ -131,13 +131,13 @@ function decodeDocumentBlock(block: WireObject, context: BlockContext): Part {
 }
 
 /** https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview (tool_use block) */
-function decodeToolUseBlock(block: WireObject, context: BlockContext): Part {
+function decodeToolUseBlock(block: JsonObject, context: BlockContext): Part {
   const id = asString(block.id);
   const name = asString(block.name);
   if (id === undefined) return invalid({ block, field: `${context.path}.id` }, context);
   if (name === undefined) return invalid({ block, field: `${context.path}.name` }, context);
   dropCacheControl(block, context);
-  const caller = asWireObject(block.caller);
+  const caller = asJsonObject(block.caller);
   if (caller && caller.type !== 'direct')
     context.losses.dropped(`${context.path}.caller`, 'programmatic tool callers have no canonical form');
   if (typeof block.toolset_name === 'string')
@@ -146,7 +146,7 @@ function decodeToolUseBlock(block: WireObject, context: BlockContext): Part {
 }
 
 /** https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview (tool_result block) */
-function decodeToolResultBlock(block: WireObject, context: BlockContext): Part {
+function decodeToolResultBlock(block: JsonObject, context: BlockContext): Part {
   const toolCallId = asString(block.tool_use_id);
   if (toolCallId === undefined) return invalid({ block, field: `${context.path}.tool_use_id` }, context);
   const part: ToolResultPart = { type: 'tool-result', toolCallId, content: [] };
@@ -173,12 +173,12 @@ function file(mediaType: string, source: FilePart['source']): FilePart {
   return { type: 'file', mediaType, source };
 }
 
-function withCacheControl(part: FilePart, block: WireObject): void {
+function withCacheControl(part: FilePart, block: JsonObject): void {
   const cacheControl = decodeCacheControl(block.cache_control);
   if (cacheControl) part.cacheControl = cacheControl;
 }
 
-function dropCacheControl(block: WireObject, context: BlockContext): void {
+function dropCacheControl(block: JsonObject, context: BlockContext): void {
   if (decodeCacheControl(block.cache_control))
     context.losses.dropped(
       `${context.path}.cache_control`,
@@ -187,7 +187,7 @@ function dropCacheControl(block: WireObject, context: BlockContext): void {
 }
 
 function blockType(block: unknown): string {
-  return asString(asWireObject(block)?.type) ?? 'malformed';
+  return asString(asJsonObject(block)?.type) ?? 'malformed';
 }
 
 /** A known block without a field it requires: rejected from a client, kept raw from an upstream. */

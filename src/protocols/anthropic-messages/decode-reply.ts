@@ -6,14 +6,14 @@ import { ANTHROPIC_MESSAGES, type AnthropicReplyExtensions } from './anthropic-e
 import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { decodeContentBlock } from './decode-content-block.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
-import { asString, asWireObject } from './read-wire.js';
+import { asString, asJsonObject } from '../wire-json.js';
 
 /**
  * A Messages reply (`Message`, https://docs.anthropic.com/en/api/messages#response) -> canonical
  * reply. Lenient: what is missing stays empty or unknown, unknown blocks are kept raw.
  */
 export function decodeReply(body: unknown, losses: LossLog): CanonicalReply {
-  const message = asWireObject(body) ?? {};
+  const message = asJsonObject(body) ?? {};
   const content = Array.isArray(message.content) ? message.content : [];
   const parts: Part[] = content.map((block, index) =>
     decodeContentBlock(block, { path: `content[${index}]`, losses, strict: false }),

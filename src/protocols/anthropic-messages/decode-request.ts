@@ -11,7 +11,7 @@ import type { DecodeRequestContext } from '../protocol-codec.js';
 import { ANTHROPIC_MESSAGES, type AnthropicRequestExtensions } from './anthropic-extensions.js';
 import { decodeContentBlock } from './decode-content-block.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { asFiniteNumber, asString, isWireObject, withoutKeys, type WireObject } from './read-wire.js';
+import { asFiniteNumber, asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 
 /** Fields with a canonical meaning; every other top-level field is kept in `extensions`. */
 const KNOWN_FIELDS = [
@@ -70,13 +70,13 @@ export function decodeRequest(
   const output = decodeOutputConfig(body.output_config);
   if (output.responseFormat) request.responseFormat = output.responseFormat;
   if (output.rest) rest.output_config = output.rest;
-  else if (body.output_config !== undefined && !isWireObject(body.output_config))
+  else if (body.output_config !== undefined && !isJsonObject(body.output_config))
     rest.output_config = body.output_config;
   const reasoning: ReasoningOptions = { ...thinking.reasoning };
   if (output.effort) reasoning.effort = output.effort;
   if (Object.keys(reasoning).length > 0) request.reasoning = reasoning;
 
-  if (isWireObject(body.metadata)) {
+  if (isJsonObject(body.metadata)) {
     const user = asString(body.metadata.user_id);
     if (user !== undefined) request.user = user;
     const metadata = withoutKeys(body.metadata, ['user_id']);
@@ -116,7 +116,7 @@ function decodeMessages(value: unknown, losses: LossLog): DecodedConversation {
   const turns: { role: 'system' | 'user' | 'assistant'; parts: Part[] }[] = [];
   value.forEach((message, index) => {
     const path = `messages[${index}]`;
-    if (!isWireObject(message)) throw new GatewayError('field_required', { field: path });
+    if (!isJsonObject(message)) throw new GatewayError('field_required', { field: path });
     const role = message.role;
     if (role !== 'user' && role !== 'assistant' && role !== 'system')
       throw new GatewayError('field_required', { field: `${path}.role` });
@@ -176,9 +176,9 @@ function decodeStopSequences(value: unknown): string[] | undefined {
  * a budget, disabled, or adaptive (the model chooses). Whatever the canonical options cannot say
  * (adaptive, `display`) keeps the whole object for a same-protocol encode.
  */
-function decodeThinking(value: unknown): { reasoning?: ReasoningOptions; stored?: WireObject } {
+function decodeThinking(value: unknown): { reasoning?: ReasoningOptions; stored?: JsonObject } {
   if (value === undefined || value === null) return {};
-  if (!isWireObject(value)) throw new GatewayError('field_required', { field: 'thinking.type' });
+  if (!isJsonObject(value)) throw new GatewayError('field_required', { field: 'thinking.type' });
   switch (value.type) {
     case 'enabled': {
       const budget = asFiniteNumber(value.budget_tokens);
@@ -203,13 +203,13 @@ function decodeThinking(value: unknown): { reasoning?: ReasoningOptions; stored?
 function decodeOutputConfig(value: unknown): {
   responseFormat?: ResponseFormat;
   effort?: ReasoningEffort;
-  rest?: WireObject;
+  rest?: JsonObject;
 } {
-  if (!isWireObject(value)) return {};
-  const result: { responseFormat?: ResponseFormat; effort?: ReasoningEffort; rest?: WireObject } = {};
+  if (!isJsonObject(value)) return {};
+  const result: { responseFormat?: ResponseFormat; effort?: ReasoningEffort; rest?: JsonObject } = {};
   const format = value.format;
-  let rest: WireObject | undefined = value;
-  if (isWireObject(format) && format.type === 'json_schema' && isWireObject(format.schema)) {
+  let rest: JsonObject | undefined = value;
+  if (isJsonObject(format) && format.type === 'json_schema' && isJsonObject(format.schema)) {
     result.responseFormat = { type: 'json-schema', name: JSON_SCHEMA_NAME, schema: format.schema };
     rest = withoutKeys(value, ['format']);
   }

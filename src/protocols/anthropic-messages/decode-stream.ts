@@ -6,7 +6,7 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
-import { asCount, asString, asWireObject, isWireObject, parseJson, type WireObject } from './read-wire.js';
+import { asCount, asString, asJsonObject, isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool-call';
 
@@ -45,7 +45,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
   push(event: SseEvent): StreamEvent[] {
     if (this.phase === 'done') return [];
     const parsed = parseJson(event.data);
-    const data = parsed.ok ? asWireObject(parsed.value) : undefined;
+    const data = parsed.ok ? asJsonObject(parsed.value) : undefined;
     if (!data) {
       this.phase = 'done';
       this.brokenBy = notJsonObjectDetail(event.data);
@@ -54,7 +54,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
     const type = asString(data.type) ?? event.event;
     switch (type) {
       case 'message_start':
-        return this.start(asWireObject(data.message));
+        return this.start(asJsonObject(data.message));
       case 'content_block_start':
         return [...this.ensureStarted(), ...this.blockStart(data)];
       case 'content_block_delta':
@@ -62,7 +62,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
       case 'content_block_stop':
         return [...this.ensureStarted(), ...this.blockStop(asCount(data.index))];
       case 'message_delta': {
-        const delta = asWireObject(data.delta);
+        const delta = asJsonObject(data.delta);
         if (delta && delta.stop_reason !== undefined && delta.stop_reason !== null)
           this.finishReason = mapAnthropicFinishReason(delta.stop_reason);
         this.usage.delta(data.usage);
@@ -72,7 +72,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
         return [...this.ensureStarted(), ...this.finish()];
       case 'error': {
         this.phase = 'done';
-        const error = asWireObject(data.error);
+        const error = asJsonObject(data.error);
         const code = asString(error?.type);
         return [
           {
@@ -97,7 +97,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private start(message: WireObject | undefined): StreamEvent[] {
+  private start(message: JsonObject | undefined): StreamEvent[] {
     if (this.phase !== 'before-start') return [];
     this.phase = 'streaming';
     this.usage.start(message?.usage);
@@ -116,9 +116,9 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return this.phase === 'before-start' ? this.start(undefined) : [];
   }
 
-  private blockStart(data: WireObject): StreamEvent[] {
+  private blockStart(data: JsonObject): StreamEvent[] {
     const anthropicIndex = asCount(data.index);
-    const block = asWireObject(data.content_block);
+    const block = asJsonObject(data.content_block);
     if (anthropicIndex === undefined || !block || this.open.has(anthropicIndex)) return [];
     const events: StreamEvent[] = [];
     const open = (kind: BlockKind): OpenBlock => {
@@ -157,7 +157,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
           id: asString(block.id) ?? '',
           name: asString(block.name) ?? '',
         });
-        if (isWireObject(block.input) && Object.keys(block.input).length > 0)
+        if (isJsonObject(block.input) && Object.keys(block.input).length > 0)
           opened.startInput = JSON.stringify(block.input);
         break;
       }
@@ -171,10 +171,10 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return events;
   }
 
-  private blockDelta(data: WireObject): StreamEvent[] {
+  private blockDelta(data: JsonObject): StreamEvent[] {
     const anthropicIndex = asCount(data.index);
     const block = anthropicIndex === undefined ? undefined : this.open.get(anthropicIndex);
-    const delta = asWireObject(data.delta);
+    const delta = asJsonObject(data.delta);
     if (!block || !delta) return [];
     const { index } = block;
     switch (delta.type) {

@@ -1,9 +1,8 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { setOwnMember } from '../wire-json.js';
+import { setOwnMember, asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
 import { decodeCacheControl } from './decode-content-block.js';
-import { asString, isWireObject, withoutKeys, type WireObject } from './read-wire.js';
 
 /** Custom tool fields the canonical `FunctionTool` carries; the rest travel in `toolFields`. */
 const FUNCTION_TOOL_FIELDS = ['type', 'name', 'description', 'input_schema', 'strict', 'cache_control'];
@@ -11,7 +10,7 @@ const FUNCTION_TOOL_FIELDS = ['type', 'name', 'description', 'input_schema', 'st
 export interface DecodedTools {
   tools: Tool[];
   /** Fields of custom tools with no canonical meaning, by tool name. */
-  toolFields: Record<string, WireObject>;
+  toolFields: Record<string, JsonObject>;
 }
 
 /**
@@ -25,7 +24,7 @@ export function decodeTools(value: unknown): DecodedTools {
   if (!Array.isArray(value)) throw new GatewayError('field_required', { field: 'tools' });
   value.forEach((item, index) => {
     const path = `tools[${index}]`;
-    if (!isWireObject(item)) throw new GatewayError('field_required', { field: path });
+    if (!isJsonObject(item)) throw new GatewayError('field_required', { field: path });
     if (item.type === undefined || item.type === null || item.type === 'custom') {
       const tool = decodeCustomTool(item, path);
       result.tools.push(tool);
@@ -44,10 +43,10 @@ export function decodeTools(value: unknown): DecodedTools {
   return result;
 }
 
-function decodeCustomTool(item: WireObject, path: string): FunctionTool {
+function decodeCustomTool(item: JsonObject, path: string): FunctionTool {
   const name = asString(item.name);
   if (name === undefined) throw new GatewayError('field_required', { field: `${path}.name` });
-  if (!isWireObject(item.input_schema))
+  if (!isJsonObject(item.input_schema))
     throw new GatewayError('field_required', { field: `${path}.input_schema` });
   const tool: FunctionTool = { type: 'function', name, parameters: item.input_schema };
   const description = asString(item.description);
@@ -66,7 +65,7 @@ export interface DecodedToolChoice {
 /** `tool_choice` (https://docs.anthropic.com/en/api/messages#body-tool-choice). */
 export function decodeToolChoice(value: unknown): DecodedToolChoice {
   if (value === undefined || value === null) return {};
-  if (!isWireObject(value)) throw new GatewayError('field_required', { field: 'tool_choice.type' });
+  if (!isJsonObject(value)) throw new GatewayError('field_required', { field: 'tool_choice.type' });
   const result: DecodedToolChoice = {};
   switch (value.type) {
     case 'auto':

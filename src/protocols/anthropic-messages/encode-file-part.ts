@@ -1,7 +1,7 @@
 import type { FilePart } from '../../ir/content.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import type { LossContext } from './loss-context.js';
-import type { WireObject } from './read-wire.js';
+import type { JsonObject } from '../wire-json.js';
 
 /** Image media types Anthropic accepts inline (https://docs.anthropic.com/en/docs/build-with-claude/vision). */
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -21,7 +21,7 @@ const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s;
  * images by base64, link or file id; PDFs by base64, link or file id; plain text as a text document.
  * Anything else has no Anthropic block and is dropped with a loss.
  */
-export function encodeFilePart(part: FilePart, context: LossContext): WireObject | undefined {
+export function encodeFilePart(part: FilePart, context: LossContext): JsonObject | undefined {
   const { path, losses } = context;
   const block = part.mediaType.startsWith('image/')
     ? encodeImage(part, context)
@@ -45,7 +45,7 @@ function inlineDataUrl(part: FilePart): Source {
   return { mediaType: part.mediaType, source: part.source };
 }
 
-function encodeImage(part: FilePart, { path, losses }: LossContext): WireObject | undefined {
+function encodeImage(part: FilePart, { path, losses }: LossContext): JsonObject | undefined {
   const { mediaType, source } = inlineDataUrl(part);
   if (part.filename !== undefined) losses.dropped(`${path}.filename`, 'Anthropic images have no file name');
   switch (source.kind) {
@@ -74,9 +74,9 @@ function encodeImage(part: FilePart, { path, losses }: LossContext): WireObject 
 }
 
 /** https://docs.anthropic.com/en/docs/build-with-claude/pdf-support */
-function encodeDocument(part: FilePart, { path, losses }: LossContext): WireObject | undefined {
+function encodeDocument(part: FilePart, { path, losses }: LossContext): JsonObject | undefined {
   const { mediaType, source } = inlineDataUrl(part);
-  let wireSource: WireObject | undefined;
+  let wireSource: JsonObject | undefined;
   switch (source.kind) {
     case 'file-id':
       wireSource = { type: 'file', file_id: source.fileId };
@@ -106,7 +106,7 @@ function encodeDocument(part: FilePart, { path, losses }: LossContext): WireObje
     );
     return undefined;
   }
-  const block: WireObject = { type: 'document', source: wireSource };
+  const block: JsonObject = { type: 'document', source: wireSource };
   if (part.filename !== undefined) block.title = part.filename;
   return block;
 }

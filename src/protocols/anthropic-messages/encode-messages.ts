@@ -1,18 +1,18 @@
 import type { Message, Part } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { encodeAssistantPart, encodeTextPart, encodeUserPart, isPlainText } from './encode-part.js';
-import type { WireObject } from './read-wire.js';
+import type { JsonObject } from '../wire-json.js';
 
 type TurnRole = 'user' | 'assistant' | 'system';
 
 interface Turn {
   role: TurnRole;
-  blocks: WireObject[];
+  blocks: JsonObject[];
 }
 
 export interface EncodedConversation {
-  system: string | WireObject[] | undefined;
-  messages: WireObject[];
+  system: string | JsonObject[] | undefined;
+  messages: JsonObject[];
 }
 
 /**
@@ -60,8 +60,8 @@ export function encodeConversation(options: {
 function encodeBlocks(
   parts: Part[],
   context: { role: TurnRole; path: string; losses: LossLog },
-): WireObject[] {
-  const blocks: WireObject[] = [];
+): JsonObject[] {
+  const blocks: JsonObject[] = [];
   parts.forEach((part, index) => {
     const partContext = { path: `${context.path}.parts[${index}]`, losses: context.losses };
     const block =
@@ -76,13 +76,13 @@ function encodeBlocks(
 }
 
 /** System content is text blocks only. */
-function encodeSystemPart(part: Part, context: { path: string; losses: LossLog }): WireObject | undefined {
+function encodeSystemPart(part: Part, context: { path: string; losses: LossLog }): JsonObject | undefined {
   if (part.type === 'text') return encodeTextPart(part, context);
   context.losses.dropped(context.path, `Anthropic system content is text only, not ${part.type}`);
   return undefined;
 }
 
-function encodeTurn(turn: Turn): WireObject {
+function encodeTurn(turn: Turn): JsonObject {
   const blocks =
     turn.role === 'user'
       ? [
@@ -94,7 +94,7 @@ function encodeTurn(turn: Turn): WireObject {
 }
 
 /** One plain text block is written as a string, as clients usually do. */
-function plainString(blocks: WireObject[]): string | undefined {
+function plainString(blocks: JsonObject[]): string | undefined {
   const [only] = blocks;
   if (blocks.length !== 1 || !only || only.type !== 'text') return undefined;
   return Object.keys(only).length === 2 && typeof only.text === 'string' ? only.text : undefined;
@@ -107,11 +107,11 @@ function plainString(blocks: WireObject[]): string | undefined {
 function encodeSystem(
   parts: { part: Part; path: string }[],
   losses: LossLog,
-): string | WireObject[] | undefined {
+): string | JsonObject[] | undefined {
   if (parts.length === 0) return undefined;
   const [first] = parts;
   if (parts.length === 1 && first?.part.type === 'text' && isPlainText(first.part)) return first.part.text;
-  const blocks: WireObject[] = [];
+  const blocks: JsonObject[] = [];
   for (const { part, path } of parts) {
     const block = encodeSystemPart(part, { path, losses });
     if (block) blocks.push(block);

@@ -4,7 +4,7 @@ import { ANTHROPIC_MESSAGES, ownExtensions } from './anthropic-extensions.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import { encodeFilePart } from './encode-file-part.js';
 import type { LossContext } from './loss-context.js';
-import { isWireObject, parseJson, type WireObject } from './read-wire.js';
+import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 export type PartContext = LossContext;
 
@@ -13,7 +13,7 @@ export type PartContext = LossContext;
  * (https://docs.anthropic.com/en/api/messages#body-messages-content). Assistant-only parts
  * (reasoning, tool calls) cannot be said by a user and are dropped with a loss.
  */
-export function encodeUserPart(part: Part, context: PartContext): WireObject | undefined {
+export function encodeUserPart(part: Part, context: PartContext): JsonObject | undefined {
   switch (part.type) {
     case 'text':
       return encodeTextPart(part, context);
@@ -35,7 +35,7 @@ export function encodeUserPart(part: Part, context: PartContext): WireObject | u
 }
 
 /** One canonical part of an assistant turn -> a content block. */
-export function encodeAssistantPart(part: Part, context: PartContext): WireObject | undefined {
+export function encodeAssistantPart(part: Part, context: PartContext): JsonObject | undefined {
   switch (part.type) {
     case 'text':
       return encodeTextPart(part, context);
@@ -61,7 +61,7 @@ export function encodeAssistantPart(part: Part, context: PartContext): WireObjec
  * text is whitespace alone ("text content blocks must contain non-whitespace text"); a block of
  * whitespace says nothing, so it is left out wherever it stands.
  */
-export function encodeTextPart(part: TextPart, context: PartContext): WireObject | undefined {
+export function encodeTextPart(part: TextPart, context: PartContext): JsonObject | undefined {
   if (part.text.length === 0) {
     context.losses.dropped(context.path, 'Anthropic rejects empty text blocks');
     return undefined;
@@ -70,7 +70,7 @@ export function encodeTextPart(part: TextPart, context: PartContext): WireObject
     context.losses.dropped(context.path, 'Anthropic rejects text blocks of whitespace only');
     return undefined;
   }
-  const block: WireObject = { type: 'text', text: part.text };
+  const block: JsonObject = { type: 'text', text: part.text };
   const cacheControl = encodeCacheControl(part.cacheControl);
   if (cacheControl) block.cache_control = cacheControl;
   const citations = ownExtensions(part.extensions)?.citations;
@@ -86,7 +86,7 @@ export function encodeTextPart(part: TextPart, context: PartContext): WireObject
 function encodeReasoningPart(
   part: Extract<Part, { type: 'reasoning' }>,
   context: PartContext,
-): WireObject | undefined {
+): JsonObject | undefined {
   if (part.signature) return { type: 'thinking', thinking: part.text, signature: part.signature };
   if (part.redactedData !== undefined && part.text.length === 0)
     return { type: 'redacted_thinking', data: part.redactedData };
@@ -94,7 +94,7 @@ function encodeReasoningPart(
   return undefined;
 }
 
-function encodeToolCallPart(part: ToolCallPart, context: PartContext): WireObject {
+function encodeToolCallPart(part: ToolCallPart, context: PartContext): JsonObject {
   const id = toAnthropicToolUseId(part.id);
   if (id !== part.id) context.losses.coerced(`${context.path}.id`, `tool call id ${part.id} sent as ${id}`);
   if (part.signature !== undefined)
@@ -108,23 +108,23 @@ function encodeToolCallPart(part: ToolCallPart, context: PartContext): WireObjec
 }
 
 /** Tool arguments as the object `input` must be; empty arguments are an empty object. */
-export function toolInput(argumentsText: string, { path, losses }: LossContext): WireObject {
+export function toolInput(argumentsText: string, { path, losses }: LossContext): JsonObject {
   if (argumentsText.trim().length === 0) return {};
   const parsed = parseJson(argumentsText);
-  if (parsed.ok && isWireObject(parsed.value)) return parsed.value;
+  if (parsed.ok && isJsonObject(parsed.value)) return parsed.value;
   losses.coerced(path, 'tool arguments are not a JSON object: sent as {}');
   return {};
 }
 
-function encodeToolResultPart(part: ToolResultPart, context: PartContext): WireObject {
+function encodeToolResultPart(part: ToolResultPart, context: PartContext): JsonObject {
   const id = toAnthropicToolUseId(part.toolCallId);
-  const block: WireObject = { type: 'tool_result', tool_use_id: id };
+  const block: JsonObject = { type: 'tool_result', tool_use_id: id };
   const [first] = part.content;
   if (part.content.length === 1 && first?.type === 'text' && isPlainText(first)) {
     block.content = first.text;
     return withToolResultFlags(block, part);
   }
-  const content: WireObject[] = [];
+  const content: JsonObject[] = [];
   part.content.forEach((item, index) => {
     const path = `${context.path}.content[${index}]`;
     const encoded =
@@ -137,7 +137,7 @@ function encodeToolResultPart(part: ToolResultPart, context: PartContext): WireO
   return withToolResultFlags(block, part);
 }
 
-function withToolResultFlags(block: WireObject, part: ToolResultPart): WireObject {
+function withToolResultFlags(block: JsonObject, part: ToolResultPart): JsonObject {
   if (part.isError !== undefined) block.is_error = part.isError;
   const cacheControl = encodeCacheControl(part.cacheControl);
   if (cacheControl) block.cache_control = cacheControl;
@@ -150,8 +150,8 @@ export function isPlainText(part: TextPart): boolean {
 }
 
 /** Raw blocks go back to their own protocol only. */
-function encodeRawPart(part: Extract<Part, { type: 'raw' }>, context: PartContext): WireObject | undefined {
-  if (part.protocol === ANTHROPIC_MESSAGES && isWireObject(part.value)) return part.value;
+function encodeRawPart(part: Extract<Part, { type: 'raw' }>, context: PartContext): JsonObject | undefined {
+  if (part.protocol === ANTHROPIC_MESSAGES && isJsonObject(part.value)) return part.value;
   context.losses.dropped(context.path, `no Anthropic form for a raw ${part.protocol} block`);
   return undefined;
 }

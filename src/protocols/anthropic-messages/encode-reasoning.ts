@@ -1,6 +1,6 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
-import { isWireObject, type WireObject } from './read-wire.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 
 /** Thinking budget for each effort (admin-api section 4). */
 export const EFFORT_BUDGET_TOKENS: Record<Exclude<ReasoningEffort, 'none'>, number> = {
@@ -15,7 +15,7 @@ export const EFFORT_BUDGET_TOKENS: Record<Exclude<ReasoningEffort, 'none'>, numb
 const MIN_BUDGET_TOKENS = 1024;
 
 export interface EncodedReasoning {
-  thinking?: WireObject;
+  thinking?: JsonObject;
   /** `output_config.effort` to send. */
   effort?: string;
 }
@@ -31,7 +31,7 @@ export interface EncodedReasoning {
 export function encodeReasoning(options: {
   reasoning: ReasoningOptions | undefined;
   maxTokens: number;
-  storedThinking: WireObject | undefined;
+  storedThinking: JsonObject | undefined;
   storedEffort: unknown;
   losses: LossLog;
 }): EncodedReasoning {
@@ -56,11 +56,11 @@ export function encodeReasoning(options: {
 function baseThinking(options: {
   reasoning: ReasoningOptions | undefined;
   maxTokens: number;
-  storedThinking: WireObject | undefined;
+  storedThinking: JsonObject | undefined;
   losses: LossLog;
-}): { thinking?: WireObject } {
+}): { thinking?: JsonObject } {
   const { reasoning, storedThinking } = options;
-  let thinking: WireObject | undefined;
+  let thinking: JsonObject | undefined;
   if (reasoning?.budgetTokens !== undefined) thinking = enabledThinking(reasoning.budgetTokens, options);
   else if (reasoning?.enabled === false)
     thinking = storedThinking?.type === 'disabled' ? storedThinking : { type: 'disabled' };
@@ -74,8 +74,8 @@ function baseThinking(options: {
 
 function enabledThinking(
   budget: number,
-  options: { maxTokens: number; storedThinking: WireObject | undefined; losses: LossLog },
-): WireObject | undefined {
+  options: { maxTokens: number; storedThinking: JsonObject | undefined; losses: LossLog },
+): JsonObject | undefined {
   const { maxTokens, losses } = options;
   if (maxTokens <= MIN_BUDGET_TOKENS) {
     losses.dropped(
@@ -101,7 +101,7 @@ function enabledThinking(
 }
 
 /** Whether Anthropic will think, which rules out some sampling settings. */
-export function isThinkingOn(thinking: WireObject | undefined): boolean {
+export function isThinkingOn(thinking: JsonObject | undefined): boolean {
   return thinking !== undefined && thinking.type !== 'disabled';
 }
 
@@ -111,7 +111,7 @@ export function isThinkingOn(thinking: WireObject | undefined): boolean {
  * block first (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks);
  * a conversation from another protocol has none to send, and Anthropic then refuses thinking.
  */
-export function canThinkWith(messages: WireObject[]): boolean {
+export function canThinkWith(messages: JsonObject[]): boolean {
   const caller = messages.at(-2);
   const last = messages.at(-1);
   if (caller?.role !== 'assistant' || last?.role !== 'user') return true;
@@ -121,6 +121,6 @@ export function canThinkWith(messages: WireObject[]): boolean {
   return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
 
-function contentBlocks(message: WireObject): WireObject[] {
-  return Array.isArray(message.content) ? message.content.filter(isWireObject) : [];
+function contentBlocks(message: JsonObject): JsonObject[] {
+  return Array.isArray(message.content) ? message.content.filter(isJsonObject) : [];
 }

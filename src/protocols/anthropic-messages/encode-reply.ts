@@ -7,7 +7,7 @@ import { encodeAnthropicUsage } from './encode-anthropic-usage.js';
 import { toolInput } from './encode-part.js';
 import type { LossContext } from './loss-context.js';
 import { toAnthropicStopReason } from './map-anthropic-finish-reason.js';
-import { asString, isWireObject, type WireObject } from './read-wire.js';
+import { asString, isJsonObject, type JsonObject } from '../wire-json.js';
 
 /**
  * Canonical reply -> `Message` (https://docs.anthropic.com/en/api/messages#response), for an
@@ -15,7 +15,7 @@ import { asString, isWireObject, type WireObject } from './read-wire.js';
  * with an empty one (client-api 4.7, rule 1 of `/v1/messages`).
  */
 export function encodeReply(reply: CanonicalReply, losses: LossLog): Record<string, unknown> {
-  const content: WireObject[] = [];
+  const content: JsonObject[] = [];
   reply.parts.forEach((part, index) => {
     const block = encodeReplyPart(part, { path: `parts[${index}]`, losses });
     if (block) content.push(block);
@@ -38,7 +38,7 @@ export function encodeReply(reply: CanonicalReply, losses: LossLog): Record<stri
   return message;
 }
 
-function encodeReplyPart(part: Part, { path, losses }: LossContext): WireObject | undefined {
+function encodeReplyPart(part: Part, { path, losses }: LossContext): JsonObject | undefined {
   switch (part.type) {
     case 'text': {
       const citations = ownExtensions(part.extensions)?.citations;
@@ -64,7 +64,7 @@ function encodeReplyPart(part: Part, { path, losses }: LossContext): WireObject 
       return { type: 'tool_use', id, name: part.name, input, caller: { type: 'direct' } };
     }
     case 'raw':
-      if (part.protocol === ANTHROPIC_MESSAGES && isWireObject(part.value)) return part.value;
+      if (part.protocol === ANTHROPIC_MESSAGES && isJsonObject(part.value)) return part.value;
       losses.dropped(path, `no Anthropic form for a raw ${part.protocol} block`);
       return undefined;
     case 'file':

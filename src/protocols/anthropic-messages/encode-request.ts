@@ -6,7 +6,7 @@ import { JSON_SCHEMA_NAME } from './decode-request.js';
 import { encodeConversation } from './encode-messages.js';
 import { canThinkWith, encodeReasoning, isThinkingOn } from './encode-reasoning.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
-import { asWireObject, withoutKeys, type WireObject } from './read-wire.js';
+import { asJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 
 /** Stored top-level fields merged with canonical ones above rather than restored as they were. */
 const MERGED_FIELDS = ['output_config', 'metadata'];
@@ -32,7 +32,7 @@ export function encodeRequest(
   const tools = encodeTools({ tools: request.tools, toolFields: extensions.toolFields ?? {}, losses });
   if (tools.length > 0) body.tools = tools;
 
-  const storedOutputConfig = asWireObject(stored.output_config);
+  const storedOutputConfig = asJsonObject(stored.output_config);
   let reasoning = encodeReasoning({
     reasoning: request.reasoning,
     maxTokens,
@@ -66,7 +66,7 @@ export function encodeRequest(
   encodeSampling(request, { body, thinkingOn, losses });
   if (reasoning.thinking) body.thinking = reasoning.thinking;
 
-  const outputConfig: WireObject = { ...withoutKeys(storedOutputConfig ?? {}, ['effort']) };
+  const outputConfig: JsonObject = { ...withoutKeys(storedOutputConfig ?? {}, ['effort']) };
   if (reasoning.effort !== undefined) outputConfig.effort = reasoning.effort;
   const format = encodeResponseFormat(request.responseFormat, losses);
   if (format) outputConfig.format = format;
@@ -74,7 +74,7 @@ export function encodeRequest(
   else if (stored.output_config !== undefined && !storedOutputConfig)
     body.output_config = stored.output_config;
 
-  const metadata: WireObject = { ...asWireObject(stored.metadata) };
+  const metadata: JsonObject = { ...asJsonObject(stored.metadata) };
   if (request.user !== undefined) metadata.user_id = request.user;
   if (Object.keys(metadata).length > 0) body.metadata = metadata;
   if (request.stream) body.stream = true;
@@ -133,7 +133,7 @@ function encodeSampling(
 }
 
 /** https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs: a JSON schema only. */
-function encodeResponseFormat(format: ResponseFormat | undefined, losses: LossLog): WireObject | undefined {
+function encodeResponseFormat(format: ResponseFormat | undefined, losses: LossLog): JsonObject | undefined {
   switch (format?.type) {
     case undefined:
     case 'text':

@@ -3,7 +3,7 @@ import type { Tool, ToolChoice } from '../../ir/request.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import type { LossContext } from './loss-context.js';
-import { asWireObject, type WireObject } from './read-wire.js';
+import { asJsonObject, type JsonObject } from '../wire-json.js';
 
 /** https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool */
 const WEB_SEARCH_TOOL = { type: 'web_search_20250305', name: 'web_search' };
@@ -16,17 +16,17 @@ const WEB_SEARCH_TOOL = { type: 'web_search_20250305', name: 'web_search' };
  */
 export function encodeTools(options: {
   tools: Tool[];
-  toolFields: Record<string, WireObject>;
+  toolFields: Record<string, JsonObject>;
   losses: LossLog;
-}): WireObject[] {
-  const encoded: WireObject[] = [];
+}): JsonObject[] {
+  const encoded: JsonObject[] = [];
   options.tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
     switch (tool.type) {
       case 'function': {
         const parameters =
           tool.parameters.type === undefined ? { type: 'object', ...tool.parameters } : tool.parameters;
-        const wire: WireObject = { name: tool.name };
+        const wire: JsonObject = { name: tool.name };
         if (tool.description !== undefined) wire.description = tool.description;
         wire.input_schema = parameters;
         if (tool.strict !== undefined) wire.strict = tool.strict;
@@ -54,9 +54,9 @@ export function encodeTools(options: {
  * Another protocol's web search settings: OpenAI's approximate `user_location` has the same
  * fields as Anthropic's; the rest (such as `search_context_size`) has no Anthropic form.
  */
-function webSearchTool(value: WireObject, { path, losses }: LossContext): WireObject {
-  const tool: WireObject = { ...WEB_SEARCH_TOOL };
-  const approximate = asWireObject(asWireObject(value.user_location)?.approximate);
+function webSearchTool(value: JsonObject, { path, losses }: LossContext): JsonObject {
+  const tool: JsonObject = { ...WEB_SEARCH_TOOL };
+  const approximate = asJsonObject(asJsonObject(value.user_location)?.approximate);
   if (approximate) tool.user_location = { type: 'approximate', ...approximate };
   for (const key of Object.keys(value)) {
     if (key === 'type' || (key === 'user_location' && approximate)) continue;
@@ -74,7 +74,7 @@ export function encodeToolChoice(options: {
   parallelToolCalls: boolean | undefined;
   hasTools: boolean;
   losses: LossLog;
-}): WireObject | undefined {
+}): JsonObject | undefined {
   const { toolChoice, parallelToolCalls, losses } = options;
   if (!options.hasTools) {
     if (toolChoice) losses.dropped('toolChoice', 'Anthropic accepts tool_choice only with tools');
@@ -82,7 +82,7 @@ export function encodeToolChoice(options: {
       losses.dropped('parallelToolCalls', 'Anthropic accepts tool_choice only with tools');
     return undefined;
   }
-  let choice: WireObject | undefined;
+  let choice: JsonObject | undefined;
   switch (toolChoice?.type) {
     case undefined:
       choice = parallelToolCalls === undefined ? undefined : { type: 'auto' };

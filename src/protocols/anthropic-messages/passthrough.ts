@@ -4,7 +4,7 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
-import { asCount, asString, asWireObject, parseJson } from './read-wire.js';
+import { asCount, asString, asJsonObject, parseJson } from '../wire-json.js';
 
 /**
  * Messages to an Anthropic upstream. Streams always report usage (input in `message_start`,
@@ -25,7 +25,7 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
     hideUsageEvents: false,
   }),
 
-  usageFromReply: (reply) => convertAnthropicUsage(asWireObject(reply)?.usage),
+  usageFromReply: (reply) => convertAnthropicUsage(asJsonObject(reply)?.usage),
 
   createStreamTap: () => new AnthropicStreamTap(),
 
@@ -44,17 +44,17 @@ class AnthropicStreamTap implements StreamTap {
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
-    const data = parsed.ok ? asWireObject(parsed.value) : undefined;
+    const data = parsed.ok ? asJsonObject(parsed.value) : undefined;
     if (!data) return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     switch (asString(data.type) ?? event.event) {
       case 'message_start':
-        this.reported.start(asWireObject(data.message)?.usage);
+        this.reported.start(asJsonObject(data.message)?.usage);
         break;
       case 'message_delta':
         this.reported.delta(data.usage);
         break;
       case 'content_block_delta': {
-        const delta = asWireObject(data.delta);
+        const delta = asJsonObject(data.delta);
         const text = asString(delta?.text) ?? asString(delta?.thinking) ?? asString(delta?.partial_json);
         if (text) this.produced.push(text);
         break;
@@ -65,7 +65,7 @@ class AnthropicStreamTap implements StreamTap {
       case 'error':
         return {
           kind: 'upstream-error',
-          message: asString(asWireObject(data.error)?.message) ?? 'upstream stream error',
+          message: asString(asJsonObject(data.error)?.message) ?? 'upstream stream error',
         };
     }
     return FORWARD;

@@ -1,5 +1,4 @@
-import { setOwnMember } from '../wire-json.js';
-import { isWireObject, type WireObject } from './wire-values.js';
+import { setOwnMember, isJsonObject, type JsonObject } from '../wire-json.js';
 
 /**
  * Gemini's OpenAPI-subset `Schema` (https://ai.google.dev/api/caching#Schema), as used by
@@ -7,8 +6,8 @@ import { isWireObject, type WireObject } from './wire-values.js';
  * ones and `nullable: true` becomes a `null` member of `type`. Everything else is already JSON
  * Schema vocabulary and stays as written. Applying it twice changes nothing.
  */
-export function convertGeminiSchema(schema: WireObject): WireObject {
-  const converted: WireObject = {};
+export function convertGeminiSchema(schema: JsonObject): JsonObject {
+  const converted: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'nullable' || (key === 'type' && value === 'TYPE_UNSPECIFIED')) continue;
     setOwnMember(converted, key, convertMember(key, value));
@@ -26,17 +25,17 @@ function convertMember(key: string, value: unknown): unknown {
     case 'type':
       return typeof value === 'string' ? value.toLowerCase() : value;
     case 'items':
-      return isWireObject(value) ? convertGeminiSchema(value) : value;
+      return isJsonObject(value) ? convertGeminiSchema(value) : value;
     case 'anyOf':
       return Array.isArray(value)
-        ? value.map((item) => (isWireObject(item) ? convertGeminiSchema(item) : item))
+        ? value.map((item) => (isJsonObject(item) ? convertGeminiSchema(item) : item))
         : value;
     case 'properties':
-      if (!isWireObject(value)) return value;
+      if (!isJsonObject(value)) return value;
       return Object.fromEntries(
         Object.entries(value).map(([name, item]) => [
           name,
-          isWireObject(item) ? convertGeminiSchema(item) : item,
+          isJsonObject(item) ? convertGeminiSchema(item) : item,
         ]),
       );
     default:

@@ -1,5 +1,5 @@
 import type { Usage } from '../../ir/usage.js';
-import { asCount, isWireObject } from './wire-values.js';
+import { asCount, isJsonObject } from '../wire-json.js';
 
 /**
  * `usageMetadata` (https://ai.google.dev/api/generate-content#UsageMetadata) to canonical usage.
@@ -9,7 +9,7 @@ import { asCount, isWireObject } from './wire-values.js';
  * only the prompt) leaves output unknown rather than zero, unless the total says more than the input.
  */
 export function convertGeminiUsage(raw: unknown): Usage | undefined {
-  if (!isWireObject(raw)) return undefined;
+  if (!isJsonObject(raw)) return undefined;
   const prompt = asCount(raw.promptTokenCount);
   const toolUse = asCount(raw.toolUsePromptTokenCount) ?? 0;
   const candidates = asCount(raw.candidatesTokenCount);
@@ -41,7 +41,7 @@ export function convertGeminiUsage(raw: unknown): Usage | undefined {
  * Gemini 3 bills search grounding by.
  */
 export function countGeminiWebSearches(candidate: unknown): number {
-  if (!isWireObject(candidate) || !isWireObject(candidate.groundingMetadata)) return 0;
+  if (!isJsonObject(candidate) || !isJsonObject(candidate.groundingMetadata)) return 0;
   const queries = candidate.groundingMetadata.webSearchQueries;
   return Array.isArray(queries) ? queries.length : 0;
 }

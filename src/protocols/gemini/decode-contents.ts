@@ -5,7 +5,7 @@ import { GeminiPartAssembler } from './gemini-part-assembler.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
 import type { ToolCallIds } from './tool-call-ids.js';
-import { asString, isWireObject } from './wire-values.js';
+import { asString, isJsonObject } from '../wire-json.js';
 
 interface PendingCall {
   id: string;
@@ -95,7 +95,7 @@ export function decodeGeminiContents(
 type RoleAndViews = { role: 'user' | 'model'; views: Exclude<GeminiPartView, { kind: 'invalid' }>[] };
 
 function readContent(content: unknown, path: string, losses: LossLog): RoleAndViews {
-  if (!isWireObject(content)) throw new InvalidRequestError(path, 'must be an object');
+  if (!isJsonObject(content)) throw new InvalidRequestError(path, 'must be an object');
   const role = content.role ?? 'user';
   // `function` is the role older clients give to turns of function responses.
   if (role !== 'user' && role !== 'model' && role !== 'function')
@@ -128,11 +128,11 @@ function answer(
 export function collectGeminiCallIds(contents: unknown[]): string[] {
   const ids: string[] = [];
   for (const content of contents) {
-    if (!isWireObject(content) || !Array.isArray(content.parts)) continue;
+    if (!isJsonObject(content) || !Array.isArray(content.parts)) continue;
     for (const part of content.parts) {
-      if (!isWireObject(part)) continue;
-      const call = isWireObject(part.functionCall) ? asString(part.functionCall.id) : undefined;
-      const response = isWireObject(part.functionResponse) ? asString(part.functionResponse.id) : undefined;
+      if (!isJsonObject(part)) continue;
+      const call = isJsonObject(part.functionCall) ? asString(part.functionCall.id) : undefined;
+      const response = isJsonObject(part.functionResponse) ? asString(part.functionResponse.id) : undefined;
       if (call !== undefined) ids.push(call);
       if (response !== undefined) ids.push(response);
     }

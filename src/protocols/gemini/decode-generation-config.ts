@@ -1,9 +1,8 @@
 import type { CanonicalRequest, ReasoningOptions, ResponseFormat } from '../../ir/request.js';
-import { assignMembers, setOwnMember } from '../wire-json.js';
+import { assignMembers, setOwnMember, isJsonObject, type JsonObject } from '../wire-json.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';
 import { decodeGeminiThinkingConfig } from './decode-thinking-config.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isWireObject, type WireObject } from './wire-values.js';
 
 export type Sampling = Pick<
   CanonicalRequest,
@@ -21,9 +20,9 @@ export interface DecodedGenerationConfig {
   sampling: Sampling;
   responseFormat?: ResponseFormat;
   reasoning?: ReasoningOptions;
-  thinkingConfig?: WireObject;
+  thinkingConfig?: JsonObject;
   /** Fields with no canonical place (`candidateCount`, `responseModalities`, `speechConfig`...). */
-  rest?: WireObject;
+  rest?: JsonObject;
 }
 
 const NUMBERS = {
@@ -43,9 +42,9 @@ const NUMBERS = {
  */
 export function decodeGeminiGenerationConfig(value: unknown): DecodedGenerationConfig {
   if (value === undefined) return { sampling: {} };
-  if (!isWireObject(value)) throw new InvalidRequestError('generationConfig', 'must be an object');
+  if (!isJsonObject(value)) throw new InvalidRequestError('generationConfig', 'must be an object');
   const sampling: Sampling = {};
-  const rest: WireObject = {};
+  const rest: JsonObject = {};
   const decoded: DecodedGenerationConfig = { sampling };
 
   for (const [key, member] of Object.entries(value)) {
@@ -59,7 +58,7 @@ export function decodeGeminiGenerationConfig(value: unknown): DecodedGenerationC
         throw new InvalidRequestError('generationConfig.stopSequences', 'must be an array of strings');
       sampling.stop = member;
     } else if (key === 'thinkingConfig') {
-      if (!isWireObject(member))
+      if (!isJsonObject(member))
         throw new InvalidRequestError('generationConfig.thinkingConfig', 'must be an object');
       decoded.thinkingConfig = member;
       const reasoning = decodeGeminiThinkingConfig(member);
@@ -76,15 +75,15 @@ export function decodeGeminiGenerationConfig(value: unknown): DecodedGenerationC
   return decoded;
 }
 
-function decodeResponseFormat(config: WireObject): { responseFormat?: ResponseFormat; rest: WireObject } {
+function decodeResponseFormat(config: JsonObject): { responseFormat?: ResponseFormat; rest: JsonObject } {
   const { responseMimeType, responseSchema, responseJsonSchema } = config;
-  const schemaFields: WireObject = {};
+  const schemaFields: JsonObject = {};
   if (responseSchema !== undefined) schemaFields.responseSchema = responseSchema;
   if (responseJsonSchema !== undefined) schemaFields.responseJsonSchema = responseJsonSchema;
   if (responseMimeType === 'application/json') {
-    const schema = isWireObject(responseJsonSchema)
+    const schema = isJsonObject(responseJsonSchema)
       ? responseJsonSchema
-      : isWireObject(responseSchema)
+      : isJsonObject(responseSchema)
         ? convertGeminiSchema(responseSchema)
         : undefined;
     return {

@@ -10,7 +10,7 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { asString, isWireObject, withoutKeys, type WireObject } from './wire-values.js';
+import { asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 
 /** Candidate fields with a canonical place. */
 const CANDIDATE_FIELDS = ['content', 'finishReason', 'index'];
@@ -30,10 +30,10 @@ const RESPONSE_FIELDS = [
  * records the others as dropped); a prompt blocked before any candidate is a content filter.
  */
 export function decodeGeminiReply(body: unknown, losses: LossLog): CanonicalReply {
-  const response: WireObject = isWireObject(body) ? body : {};
+  const response: JsonObject = isJsonObject(body) ? body : {};
   const identity = readResponseIdentity(response);
   const candidates: unknown[] = Array.isArray(response.candidates) ? response.candidates : [];
-  const candidate = isWireObject(candidates[0]) ? candidates[0] : undefined;
+  const candidate = isJsonObject(candidates[0]) ? candidates[0] : undefined;
   for (const index of candidates.keys())
     if (index > 0) losses.dropped(`candidates[${index}]`, 'only the first candidate is kept');
 
@@ -57,10 +57,10 @@ export function decodeGeminiReply(body: unknown, losses: LossLog): CanonicalRepl
 }
 
 function decodeCandidateParts(
-  candidate: WireObject | undefined,
+  candidate: JsonObject | undefined,
   context: { losses: LossLog; responseId: string },
 ): Part[] {
-  const content = isWireObject(candidate?.content) ? candidate.content : undefined;
+  const content = isJsonObject(candidate?.content) ? candidate.content : undefined;
   const wireParts: unknown[] = Array.isArray(content?.parts) ? content.parts : [];
   const taken = collectGeminiCallIds(content ? [content] : []);
   const assembler = new GeminiPartAssembler(new ToolCallIds({ taken, responseId: context.responseId }));
@@ -69,19 +69,19 @@ function decodeCandidateParts(
     const view = readGeminiPart(part, path, context.losses);
     if (view.kind === 'invalid' || view.kind === 'function-response') {
       context.losses.coerced(path, 'not a part a model writes; kept as a raw part');
-      assembler.add({ kind: 'raw', value: isWireObject(part) ? part : { value: part } });
+      assembler.add({ kind: 'raw', value: isJsonObject(part) ? part : { value: part } });
     } else assembler.add(view);
   }
   return assembler.end();
 }
 
 function readFinishReason(
-  response: WireObject,
-  candidate: WireObject | undefined,
+  response: JsonObject,
+  candidate: JsonObject | undefined,
   parts: Part[],
 ): FinishReason {
   const raw = asString(candidate?.finishReason);
-  if (candidate === undefined && isWireObject(response.promptFeedback)) {
+  if (candidate === undefined && isJsonObject(response.promptFeedback)) {
     const blockReason = asString(response.promptFeedback.blockReason);
     if (blockReason !== undefined) return { unified: 'content-filter', raw: blockReason };
   }

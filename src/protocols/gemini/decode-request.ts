@@ -9,7 +9,7 @@ import { GeminiPartAssembler } from './gemini-part-assembler.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
 import { readGeminiPart } from './read-gemini-part.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { asString, isWireObject } from './wire-values.js';
+import { asString, isJsonObject } from '../wire-json.js';
 
 /** Top-level fields with a canonical place; every other one is kept in `extensions.gemini.body`. */
 const MAPPED_FIELDS = new Set([
@@ -48,7 +48,7 @@ export function decodeGeminiRequest(
   if (rest.length > 0) extensions.body = Object.fromEntries(rest);
   if (generation.rest) extensions.generationConfig = generation.rest;
   if (generation.thinkingConfig) extensions.thinkingConfig = generation.thinkingConfig;
-  if (isWireObject(body.toolConfig)) extensions.toolConfig = body.toolConfig;
+  if (isJsonObject(body.toolConfig)) extensions.toolConfig = body.toolConfig;
   if (Object.keys(declarationExtras).length > 0) extensions.functionDeclarations = declarationExtras;
   if (callIds.length > 0) extensions.functionCallIds = [...new Set(callIds)];
 
@@ -70,7 +70,7 @@ export function decodeGeminiRequest(
 function decodeSystemInstruction(value: unknown, context: DecodeRequestContext, ids: ToolCallIds): Part[] {
   if (value === undefined) return [];
   if (typeof value === 'string') return [{ type: 'text', text: value }];
-  if (!isWireObject(value) || !Array.isArray(value.parts))
+  if (!isJsonObject(value) || !Array.isArray(value.parts))
     throw new InvalidRequestError('systemInstruction', 'must be a Content with parts');
   const assembler = new GeminiPartAssembler(ids);
   for (const [index, part] of value.parts.entries()) {

@@ -10,7 +10,7 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { asString, isWireObject, jsonEqual, parseJson, type WireObject } from './wire-values.js';
+import { asString, isJsonObject, jsonEqual, parseJson, type JsonObject } from '../wire-json.js';
 
 type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
 
@@ -43,13 +43,13 @@ export class GeminiStreamDecoder implements StreamDecoder {
     if (this.errored) return [];
     const path = `chunk[${this.chunks++}]`;
     const parsed = parseJson(event.data);
-    if (!parsed.ok || !isWireObject(parsed.value)) {
+    if (!parsed.ok || !isJsonObject(parsed.value)) {
       this.errored = true;
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const chunk = parsed.value;
-    if (isWireObject(chunk.error)) return this.fail(chunk.error);
+    if (isJsonObject(chunk.error)) return this.fail(chunk.error);
 
     const out: StreamEvent[] = [];
     if (!this.started) this.start(chunk, out);
@@ -58,7 +58,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const candidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
     for (const index of candidates.keys())
       if (index > 0) this.losses.dropped(`${path}.candidates[${index}]`, 'only the first candidate is kept');
-    const candidate = isWireObject(candidates[0]) ? candidates[0] : undefined;
+    const candidate = isJsonObject(candidates[0]) ? candidates[0] : undefined;
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
 
     if (this.finished) {
@@ -78,7 +78,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
 
     const finishReason = asString(candidate?.finishReason);
     const blockReason =
-      candidate === undefined && isWireObject(chunk.promptFeedback)
+      candidate === undefined && isJsonObject(chunk.promptFeedback)
         ? asString(chunk.promptFeedback.blockReason)
         : undefined;
     if (finishReason !== undefined)
@@ -99,7 +99,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     return out;
   }
 
-  private start(chunk: WireObject, out: StreamEvent[]): void {
+  private start(chunk: JsonObject, out: StreamEvent[]): void {
     const identity = readResponseIdentity(chunk);
     this.ids = new ToolCallIds({ responseId: identity.id });
     this.started = true;
@@ -189,7 +189,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     out.push({ type: 'finish', finishReason, ...(usage && { usage }) });
   }
 
-  private fail(error: WireObject): StreamEvent[] {
+  private fail(error: JsonObject): StreamEvent[] {
     this.errored = true;
     const code = asString(error.status) ?? (typeof error.code === 'number' ? String(error.code) : undefined);
     return [
@@ -206,7 +206,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 }
 
-function partsOf(candidate: WireObject | undefined): unknown[] {
-  const content = isWireObject(candidate?.content) ? candidate.content : undefined;
+function partsOf(candidate: JsonObject | undefined): unknown[] {
+  const content = isJsonObject(candidate?.content) ? candidate.content : undefined;
   return Array.isArray(content?.parts) ? content.parts : [];
 }

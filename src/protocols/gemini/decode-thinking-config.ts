@@ -1,5 +1,5 @@
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
-import { asBoolean, asFiniteNumber, isWireObject } from './wire-values.js';
+import { asBoolean, asFiniteNumber, isJsonObject } from '../wire-json.js';
 
 const LEVEL_EFFORT: Record<string, ReasoningEffort> = {
   MINIMAL: 'minimal',
@@ -14,7 +14,7 @@ const LEVEL_EFFORT: Record<string, ReasoningEffort> = {
  * decide, a positive budget is the budget; `thinkingLevel` (Gemini 3) is an effort.
  */
 export function decodeGeminiThinkingConfig(value: unknown): ReasoningOptions | undefined {
-  if (!isWireObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   const reasoning: ReasoningOptions = {};
   const budget = asFiniteNumber(value.thinkingBudget);
   if (budget === 0) {

@@ -1,5 +1,5 @@
 import type { FilePart, TextPart, ToolResultPart } from '../../ir/content.js';
-import type { WireObject } from './wire-values.js';
+import type { JsonObject } from '../wire-json.js';
 
 /**
  * A `functionResponse` (https://ai.google.dev/api/caching#FunctionResponse) as a canonical tool
@@ -10,7 +10,7 @@ import type { WireObject } from './wire-values.js';
 export function decodeGeminiToolResult(input: {
   toolCallId: string;
   name: string;
-  response: WireObject;
+  response: JsonObject;
   files: FilePart[];
 }): ToolResultPart {
   const { response } = input;

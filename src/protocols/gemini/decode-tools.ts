@@ -1,9 +1,15 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
-import { setOwnMember } from '../wire-json.js';
+import {
+  setOwnMember,
+  asString,
+  asStringArray,
+  isJsonObject,
+  withoutKeys,
+  type JsonObject,
+} from '../wire-json.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';
 import { GEMINI } from './gemini-extensions.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { asString, asStringArray, isWireObject, withoutKeys, type WireObject } from './wire-values.js';
 
 /** Tool fields that are Google's own search, told apart from other server tools. */
 const WEB_SEARCH_TOOLS = new Set(['googleSearch', 'googleSearchRetrieval']);
@@ -12,7 +18,7 @@ const DECLARATION_KEYS = ['name', 'description', 'parameters', 'parametersJsonSc
 export interface DecodedTools {
   tools: Tool[];
   /** Declaration fields beyond the canonical ones, by function name. */
-  declarationExtras: Record<string, WireObject>;
+  declarationExtras: Record<string, JsonObject>;
 }
 
 /**
@@ -26,7 +32,7 @@ export function decodeGeminiTools(value: unknown): DecodedTools {
   if (value === undefined) return decoded;
   if (!Array.isArray(value)) throw new InvalidRequestError('tools', 'must be an array');
   for (const [index, tool] of value.entries()) {
-    if (!isWireObject(tool)) throw new InvalidRequestError(`tools[${index}]`, 'must be an object');
+    if (!isJsonObject(tool)) throw new InvalidRequestError(`tools[${index}]`, 'must be an object');
     for (const [key, member] of Object.entries(tool)) {
       if (key !== 'functionDeclarations') {
         decoded.tools.push({
@@ -43,7 +49,7 @@ export function decodeGeminiTools(value: unknown): DecodedTools {
         const path = `tools[${index}].functionDeclarations[${position}]`;
         const tool = decodeDeclaration(declaration, path);
         decoded.tools.push(tool);
-        const extras = isWireObject(declaration) ? withoutKeys(declaration, DECLARATION_KEYS) : undefined;
+        const extras = isJsonObject(declaration) ? withoutKeys(declaration, DECLARATION_KEYS) : undefined;
         if (extras) setOwnMember(decoded.declarationExtras, tool.name, extras);
       }
     }
@@ -52,14 +58,14 @@ export function decodeGeminiTools(value: unknown): DecodedTools {
 }
 
 function decodeDeclaration(declaration: unknown, path: string): FunctionTool {
-  if (!isWireObject(declaration)) throw new InvalidRequestError(path, 'must be an object');
+  if (!isJsonObject(declaration)) throw new InvalidRequestError(path, 'must be an object');
   const name = asString(declaration.name);
   if (!name) throw new InvalidRequestError(`${path}.name`, 'is required');
   const description = asString(declaration.description);
   const { parametersJsonSchema, parameters } = declaration;
-  let schema: WireObject = { type: 'object', properties: {} };
-  if (isWireObject(parametersJsonSchema)) schema = parametersJsonSchema;
-  else if (isWireObject(parameters)) schema = convertGeminiSchema(parameters);
+  let schema: JsonObject = { type: 'object', properties: {} };
+  if (isJsonObject(parametersJsonSchema)) schema = parametersJsonSchema;
+  else if (isJsonObject(parameters)) schema = convertGeminiSchema(parameters);
   return { type: 'function', name, ...(description !== undefined && { description }), parameters: schema };
 }
 
@@ -69,7 +75,7 @@ function decodeDeclaration(declaration: unknown, path: string): FunctionTool {
  * calls schema-checked) reads as `auto`. The whole config is kept in extensions as well.
  */
 export function decodeGeminiToolChoice(toolConfig: unknown): ToolChoice | undefined {
-  if (!isWireObject(toolConfig) || !isWireObject(toolConfig.functionCallingConfig)) return undefined;
+  if (!isJsonObject(toolConfig) || !isJsonObject(toolConfig.functionCallingConfig)) return undefined;
   const config = toolConfig.functionCallingConfig;
   const allowed = asStringArray(config.allowedFunctionNames);
   switch (config.mode) {

@@ -1,12 +1,12 @@
 import type { Message, Part } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { encodeGeminiParts } from './encode-parts.js';
-import type { WireObject } from './wire-values.js';
+import type { JsonObject } from '../wire-json.js';
 
 export interface EncodedContents {
-  contents: WireObject[];
+  contents: JsonObject[];
   /** Parts of `systemInstruction`, system messages included. */
-  system: WireObject[];
+  system: JsonObject[];
 }
 
 /**
@@ -29,7 +29,7 @@ export function encodeGeminiContents(
   const toolName = (id: string) => names.get(id);
 
   const system = encodeSystem(request.system, 'system', losses);
-  const contents: WireObject[] = [];
+  const contents: JsonObject[] = [];
   let previousHasResponses = false;
 
   for (const [index, message] of request.messages.entries()) {
@@ -58,9 +58,9 @@ export function encodeGeminiContents(
     const hasCalls = parts.some((part) => part.functionCall !== undefined);
     const previous = contents.at(-1);
     if (previous?.role === 'user' && role === 'user' && (previousHasResponses || hasResponses))
-      (previous.parts as WireObject[]).push(...parts);
+      (previous.parts as JsonObject[]).push(...parts);
     else if (previous?.role === 'model' && role === 'model' && hasCalls)
-      (previous.parts as WireObject[]).push(...parts);
+      (previous.parts as JsonObject[]).push(...parts);
     else contents.push({ role, parts });
     previousHasResponses = hasResponses;
   }
@@ -68,8 +68,8 @@ export function encodeGeminiContents(
 }
 
 /** `systemInstruction` takes text only, and no empty text. */
-function encodeSystem(parts: Part[], path: string, losses: LossLog): WireObject[] {
-  const out: WireObject[] = [];
+function encodeSystem(parts: Part[], path: string, losses: LossLog): JsonObject[] {
+  const out: JsonObject[] = [];
   for (const [index, part] of parts.entries()) {
     const partPath = path === 'system' ? `system[${index}]` : `${path}.parts[${index}]`;
     if (part.type !== 'text') {

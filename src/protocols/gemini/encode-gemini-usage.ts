@@ -1,6 +1,6 @@
 import type { Usage } from '../../ir/usage.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
-import { isWireObject, type WireObject } from './wire-values.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 
 /**
  * Canonical usage as `usageMetadata` (https://ai.google.dev/api/generate-content#UsageMetadata):
@@ -8,13 +8,13 @@ import { isWireObject, type WireObject } from './wire-values.js';
  * the same counts goes out as received, details included. Unknown counts are left out;
  * `estimatedInputTokens` stands in for an unknown prompt count when the caller has one.
  */
-export function encodeGeminiUsage(usage: Usage | undefined, estimatedInputTokens?: number): WireObject {
-  if (usage !== undefined && isWireObject(usage.raw) && sameCounts(convertGeminiUsage(usage.raw), usage))
+export function encodeGeminiUsage(usage: Usage | undefined, estimatedInputTokens?: number): JsonObject {
+  if (usage !== undefined && isJsonObject(usage.raw) && sameCounts(convertGeminiUsage(usage.raw), usage))
     return usage.raw;
   const input = usage?.inputTokens ?? estimatedInputTokens;
   const output = usage?.outputTokens;
   const reasoning = usage?.reasoningTokens ?? 0;
-  const metadata: WireObject = {};
+  const metadata: JsonObject = {};
   if (input !== undefined) metadata.promptTokenCount = input;
   if (output !== undefined) metadata.candidatesTokenCount = Math.max(0, output - reasoning);
   if (input !== undefined || output !== undefined) metadata.totalTokenCount = (input ?? 0) + (output ?? 0);

@@ -3,7 +3,7 @@ import type { LossLog } from '../../ir/loss.js';
 import { encodeGeminiFile } from './encode-file.js';
 import { encodeGeminiToolResponse } from './encode-tool-response.js';
 import { GEMINI, geminiThoughtOrigin } from './gemini-extensions.js';
-import { isWireObject, parseJson, type WireObject } from './wire-values.js';
+import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 export interface EncodePartsOptions {
   /** Path of the message in the source, e.g. `messages[2]`. */
@@ -39,15 +39,15 @@ interface PendingSignature {
  * a reasoning part with a signature and no text is a signature that rode on the next text, file
  * or call, and goes back onto it.
  */
-export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): WireObject[] {
+export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): JsonObject[] {
   const { losses, role } = options;
-  const out: WireObject[] = [];
+  const out: JsonObject[] = [];
   let pending: PendingSignature | undefined;
   const flush = () => {
     if (pending) out.push({ text: '', thoughtSignature: pending.signature });
     pending = undefined;
   };
-  const take = (): WireObject => {
+  const take = (): JsonObject => {
     const signature = pending?.signature;
     pending = undefined;
     return signature === undefined ? {} : { thoughtSignature: signature };
@@ -100,7 +100,7 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): W
         out.push({ functionResponse: encodeResult(part, { path, options }) });
         break;
       case 'raw':
-        if (part.protocol !== GEMINI || !isWireObject(part.value)) {
+        if (part.protocol !== GEMINI || !isJsonObject(part.value)) {
           losses.dropped(path, `a block of ${part.protocol} that Gemini cannot read`);
           break;
         }
@@ -118,7 +118,7 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): W
 }
 
 type EncodedReasoning =
-  { kind: 'none' } | { kind: 'part'; part: WireObject } | { kind: 'pending'; pending: PendingSignature };
+  { kind: 'none' } | { kind: 'part'; part: JsonObject } | { kind: 'pending'; pending: PendingSignature };
 
 function encodeReasoning(
   part: ReasoningPart,
@@ -142,12 +142,12 @@ function encodeReasoning(
   return { kind: 'none' };
 }
 
-function encodeCall(part: ToolCallPart, context: { path: string; options: EncodePartsOptions }): WireObject {
+function encodeCall(part: ToolCallPart, context: { path: string; options: EncodePartsOptions }): JsonObject {
   const { options } = context;
   const text = part.arguments.trim();
   const parsed = text === '' ? { ok: true as const, value: {} } : parseJson(text);
-  let args: WireObject;
-  if (parsed.ok && isWireObject(parsed.value)) args = parsed.value;
+  let args: JsonObject;
+  if (parsed.ok && isJsonObject(parsed.value)) args = parsed.value;
   else {
     options.losses.coerced(`${context.path}.arguments`, 'not a JSON object; sent as {"arguments": <text>}');
     args = { arguments: part.arguments };
@@ -158,7 +158,7 @@ function encodeCall(part: ToolCallPart, context: { path: string; options: Encode
 function encodeResult(
   part: ToolResultPart,
   context: { path: string; options: EncodePartsOptions },
-): WireObject {
+): JsonObject {
   const { path, options } = context;
   const { losses } = options;
   if (part.cacheControl) losses.dropped(`${path}.cacheControl`, 'Gemini has no prompt-cache markers');
@@ -168,7 +168,7 @@ function encodeResult(
     name = 'unknown';
   }
   const texts: string[] = [];
-  const files: WireObject[] = [];
+  const files: JsonObject[] = [];
   for (const [index, item] of part.content.entries()) {
     if (item.type === 'text') texts.push(item.text);
     else {

@@ -4,7 +4,7 @@ import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiParts } from './encode-parts.js';
 import { readGeminiReplyExtensions } from './gemini-extensions.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
-import type { WireObject } from './wire-values.js';
+import type { JsonObject } from '../wire-json.js';
 
 /**
  * A canonical reply as a GenerateContentResponse
@@ -12,7 +12,7 @@ import type { WireObject } from './wire-values.js';
  * candidate, `usageMetadata`, `modelVersion`, `responseId`. Function calls carry their id, which
  * clients send back on the matching `functionResponse`.
  */
-export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): WireObject {
+export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): JsonObject {
   const extensions = readGeminiReplyExtensions(reply.extensions);
   const parts = encodeGeminiParts(reply.parts, {
     path: 'reply',

@@ -6,7 +6,7 @@ import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
-import { isWireObject, parseJson, type WireObject } from './wire-values.js';
+import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 interface BufferedCall {
   id: string;
@@ -102,8 +102,8 @@ export class GeminiStreamEncoder implements StreamEncoder {
     this.calls.delete(index);
     const text = call.arguments.join('').trim();
     const parsed = text === '' ? { ok: true as const, value: {} } : parseJson(text);
-    let args: WireObject;
-    if (parsed.ok && isWireObject(parsed.value)) args = parsed.value;
+    let args: JsonObject;
+    if (parsed.ok && isJsonObject(parsed.value)) args = parsed.value;
     else {
       this.losses.coerced(
         `toolCalls[${index}].arguments`,
@@ -137,23 +137,23 @@ export class GeminiStreamEncoder implements StreamEncoder {
     });
   }
 
-  private usageMetadata(usage: Usage | undefined): WireObject {
+  private usageMetadata(usage: Usage | undefined): JsonObject {
     return encodeGeminiUsage(usage, this.options.estimatedInputTokens);
   }
 
-  private chunk(parts: WireObject[]): string {
+  private chunk(parts: JsonObject[]): string {
     return this.frame({ candidates: [{ content: { role: 'model', parts }, index: 0 }], ...this.envelope() });
   }
 
-  private envelope(): WireObject {
+  private envelope(): JsonObject {
     return { modelVersion: this.options.model, responseId: this.responseId };
   }
 
-  private frame(response: WireObject): string {
+  private frame(response: JsonObject): string {
     return `data: ${JSON.stringify(response)}\r\n\r\n`;
   }
 
-  private takeSignature(): WireObject {
+  private takeSignature(): JsonObject {
     const signature = this.pendingSignature;
     this.pendingSignature = undefined;
     return signature === undefined ? {} : { thoughtSignature: signature };

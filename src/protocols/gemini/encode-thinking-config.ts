@@ -1,6 +1,6 @@
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
 import { decodeGeminiThinkingConfig } from './decode-thinking-config.js';
-import { jsonEqual, type WireObject } from './wire-values.js';
+import { jsonEqual, type JsonObject } from '../wire-json.js';
 
 /** Effort as a thinking budget (admin-api section 4: `none` is `thinkingBudget: 0`). */
 export const GEMINI_EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
@@ -21,8 +21,8 @@ export const GEMINI_EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
  */
 export function encodeGeminiThinkingConfig(
   reasoning: ReasoningOptions | undefined,
-  original: WireObject | undefined,
-): WireObject | undefined {
+  original: JsonObject | undefined,
+): JsonObject | undefined {
   if (reasoning === undefined) return undefined;
   if (original !== undefined && jsonEqual(decodeGeminiThinkingConfig(original), reasoning)) return original;
 
@@ -36,7 +36,7 @@ export function encodeGeminiThinkingConfig(
     budget !== 0 &&
     (reasoning.summary !== undefined || reasoning.enabled === true || reasoning.effort !== undefined);
   const includeThoughts = reasoning.includeThoughts ?? (wantsThoughts ? true : undefined);
-  const config: WireObject = {};
+  const config: JsonObject = {};
   if (budget !== undefined) config.thinkingBudget = budget;
   if (includeThoughts !== undefined) config.includeThoughts = includeThoughts;
   return Object.keys(config).length > 0 ? config : undefined;

@@ -1,4 +1,4 @@
-import { isWireObject, parseJson, type WireObject } from './wire-values.js';
+import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 /**
  * A tool result's text as a `functionResponse.response` object
@@ -6,9 +6,9 @@ import { isWireObject, parseJson, type WireObject } from './wire-values.js';
  * (a failure's only if it already names its `error`), any other text under `output`, or under
  * `error` for a failure. The inverse of `decodeGeminiToolResult`.
  */
-export function encodeGeminiToolResponse(text: string, isError: boolean): WireObject {
+export function encodeGeminiToolResponse(text: string, isError: boolean): JsonObject {
   const parsed = parseJson(text);
-  const object = parsed.ok && isWireObject(parsed.value) ? parsed.value : undefined;
+  const object = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
   if (isError) return object !== undefined && 'error' in object ? object : { error: text };
   return object ?? { output: text };
 }

@@ -2,11 +2,11 @@ import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalRequest, FunctionTool, ToolChoice } from '../../ir/request.js';
 import { decodeGeminiToolChoice } from './decode-tools.js';
 import { GEMINI, type GeminiRequestExtensions } from './gemini-extensions.js';
-import { jsonEqual, type WireObject } from './wire-values.js';
+import { jsonEqual, type JsonObject } from '../wire-json.js';
 
 export interface EncodedTools {
-  tools?: WireObject[];
-  toolConfig?: WireObject;
+  tools?: JsonObject[];
+  toolConfig?: JsonObject;
 }
 
 /**
@@ -20,8 +20,8 @@ export function encodeGeminiTools(
   options: { extensions: GeminiRequestExtensions; losses: LossLog },
 ): EncodedTools {
   const { losses, extensions } = options;
-  const tools: WireObject[] = [];
-  let declarations: WireObject[] | undefined;
+  const tools: JsonObject[] = [];
+  let declarations: JsonObject[] | undefined;
 
   for (const [index, tool] of request.tools.entries()) {
     const path = `tools[${index}]`;
@@ -57,8 +57,8 @@ export function encodeGeminiTools(
 
 function encodeDeclaration(
   tool: FunctionTool,
-  context: { path: string; losses: LossLog; extras: WireObject | undefined },
-): WireObject {
+  context: { path: string; losses: LossLog; extras: JsonObject | undefined },
+): JsonObject {
   if (tool.strict === true)
     context.losses.dropped(`${context.path}.strict`, 'Gemini has no strict mode for functions');
   if (tool.cacheControl)
@@ -82,11 +82,11 @@ function isEmptyObjectSchema(schema: Record<string, unknown>): boolean {
  */
 function encodeToolConfig(
   choice: ToolChoice | undefined,
-  original: WireObject | undefined,
-): WireObject | undefined {
+  original: JsonObject | undefined,
+): JsonObject | undefined {
   if (original !== undefined && jsonEqual(decodeGeminiToolChoice(original), choice)) return original;
   if (choice === undefined) return undefined;
-  let functionCallingConfig: WireObject;
+  let functionCallingConfig: JsonObject;
   switch (choice.type) {
     case 'auto':
       functionCallingConfig = { mode: 'AUTO' };

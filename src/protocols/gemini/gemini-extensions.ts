@@ -1,6 +1,12 @@
 import type { ReasoningPart } from '../../ir/content.js';
-import { setOwnMember } from '../wire-json.js';
-import { asBoolean, asStringArray, asWireObject, isWireObject, type WireObject } from './wire-values.js';
+import {
+  setOwnMember,
+  asBoolean,
+  asStringArray,
+  asJsonObject,
+  isJsonObject,
+  type JsonObject,
+} from '../wire-json.js';
 
 /** Key of Gemini's entries in canonical `extensions` and of its `raw` parts and provider tools. */
 export const GEMINI = 'gemini';
@@ -11,15 +17,15 @@ export const GEMINI = 'gemini';
  */
 export interface GeminiRequestExtensions {
   /** Top-level fields with no canonical place: `safetySettings`, `cachedContent`, `labels`... */
-  body?: WireObject;
+  body?: JsonObject;
   /** `generationConfig` fields with no canonical place: `candidateCount`, `responseModalities`... */
-  generationConfig?: WireObject;
+  generationConfig?: JsonObject;
   /** The client's own `thinkingConfig`, sent again while the reasoning options it decodes to are unchanged. */
-  thinkingConfig?: WireObject;
+  thinkingConfig?: JsonObject;
   /** The client's own `toolConfig`, sent again while the tool choice it decodes to is unchanged. */
-  toolConfig?: WireObject;
+  toolConfig?: JsonObject;
   /** Function declaration fields beyond name, description and parameters (`behavior`, `response`...), by name. */
-  functionDeclarations?: Record<string, WireObject>;
+  functionDeclarations?: Record<string, JsonObject>;
   /** Function call ids that arrived on the wire; only these go back to Gemini as `id`. */
   functionCallIds?: string[];
 }
@@ -27,22 +33,22 @@ export interface GeminiRequestExtensions {
 export function readGeminiRequestExtensions(
   extensions: Record<string, Record<string, unknown>>,
 ): GeminiRequestExtensions {
-  const own = asWireObject(extensions[GEMINI]);
+  const own = asJsonObject(extensions[GEMINI]);
   if (own === undefined) return {};
-  const declarations = asWireObject(own.functionDeclarations);
+  const declarations = asJsonObject(own.functionDeclarations);
   const result: GeminiRequestExtensions = {};
-  const body = asWireObject(own.body);
+  const body = asJsonObject(own.body);
   if (body) result.body = body;
-  const generationConfig = asWireObject(own.generationConfig);
+  const generationConfig = asJsonObject(own.generationConfig);
   if (generationConfig) result.generationConfig = generationConfig;
-  const thinkingConfig = asWireObject(own.thinkingConfig);
+  const thinkingConfig = asJsonObject(own.thinkingConfig);
   if (thinkingConfig) result.thinkingConfig = thinkingConfig;
-  const toolConfig = asWireObject(own.toolConfig);
+  const toolConfig = asJsonObject(own.toolConfig);
   if (toolConfig) result.toolConfig = toolConfig;
   if (declarations) {
-    const byName: Record<string, WireObject> = {};
+    const byName: Record<string, JsonObject> = {};
     for (const [name, extra] of Object.entries(declarations))
-      if (isWireObject(extra)) setOwnMember(byName, name, extra);
+      if (isJsonObject(extra)) setOwnMember(byName, name, extra);
     result.functionDeclarations = byName;
   }
   const ids = asStringArray(own.functionCallIds);
@@ -53,17 +59,17 @@ export function readGeminiRequestExtensions(
 /** `extensions.gemini` of a canonical reply: candidate and response fields with no canonical place. */
 export interface GeminiReplyExtensions {
   /** `safetyRatings`, `citationMetadata`, `groundingMetadata`, `finishMessage`, `avgLogprobs`... */
-  candidate?: WireObject;
+  candidate?: JsonObject;
   /** `promptFeedback`, `modelStatus`... */
-  response?: WireObject;
+  response?: JsonObject;
 }
 
 export function readGeminiReplyExtensions(
   extensions: Record<string, Record<string, unknown>>,
 ): GeminiReplyExtensions {
-  const own = asWireObject(extensions[GEMINI]);
-  const candidate = asWireObject(own?.candidate);
-  const response = asWireObject(own?.response);
+  const own = asJsonObject(extensions[GEMINI]);
+  const candidate = asJsonObject(own?.candidate);
+  const response = asJsonObject(own?.response);
   return { ...(candidate && { candidate }), ...(response && { response }) };
 }
 
@@ -73,7 +79,7 @@ export function readGeminiReplyExtensions(
  * the part that follows it.
  */
 export function geminiThoughtOrigin(part: ReasoningPart): boolean | undefined {
-  return asBoolean(asWireObject(part.extensions?.[GEMINI])?.thought);
+  return asBoolean(asJsonObject(part.extensions?.[GEMINI])?.thought);
 }
 
 export function withGeminiThoughtOrigin(thought: boolean): Record<string, unknown> {

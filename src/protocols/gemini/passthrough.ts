@@ -4,7 +4,7 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
-import { asCount, asString, isWireObject, parseJson } from './wire-values.js';
+import { asCount, asString, isJsonObject, parseJson } from '../wire-json.js';
 
 /**
  * generateContent to a Gemini upstream. The model is in the URL, so the body goes out untouched,
@@ -20,11 +20,11 @@ export const geminiPassthrough: PassthroughCodec = {
   isStream: () => false,
 
   outputCap: (body) =>
-    isWireObject(body.generationConfig) ? asCount(body.generationConfig.maxOutputTokens) : undefined,
+    isJsonObject(body.generationConfig) ? asCount(body.generationConfig.maxOutputTokens) : undefined,
 
   prepareRequest: (body) => ({ body, hideUsageEvents: false }),
 
-  usageFromReply: (reply) => (isWireObject(reply) ? readUsage(reply) : undefined),
+  usageFromReply: (reply) => (isJsonObject(reply) ? readUsage(reply) : undefined),
 
   createStreamTap: () => new GeminiStreamTap(),
 
@@ -53,15 +53,15 @@ class GeminiStreamTap implements StreamTap {
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
-    if (!parsed.ok || !isWireObject(parsed.value))
+    if (!parsed.ok || !isJsonObject(parsed.value))
       return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     const chunk = parsed.value;
-    if (isWireObject(chunk.error))
+    if (isJsonObject(chunk.error))
       return { kind: 'upstream-error', message: asString(chunk.error.message) ?? 'upstream stream error' };
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     this.collect(candidate);
-    if (isWireObject(candidate) && asString(candidate.finishReason) !== undefined) this.ended = true;
-    if (isWireObject(chunk.promptFeedback) && asString(chunk.promptFeedback.blockReason) !== undefined)
+    if (isJsonObject(candidate) && asString(candidate.finishReason) !== undefined) this.ended = true;
+    if (isJsonObject(chunk.promptFeedback) && asString(chunk.promptFeedback.blockReason) !== undefined)
       this.ended = true;
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
     this.reported = convertGeminiUsage(chunk.usageMetadata) ?? this.reported;
@@ -81,13 +81,13 @@ class GeminiStreamTap implements StreamTap {
   }
 
   private collect(candidate: unknown): void {
-    if (!isWireObject(candidate) || !isWireObject(candidate.content)) return;
+    if (!isJsonObject(candidate) || !isJsonObject(candidate.content)) return;
     const { parts } = candidate.content;
     if (!Array.isArray(parts)) return;
     for (const part of parts) {
-      if (!isWireObject(part)) continue;
+      if (!isJsonObject(part)) continue;
       if (typeof part.text === 'string') this.produced.push(part.text);
-      if (isWireObject(part.functionCall) && part.functionCall.args !== undefined)
+      if (isJsonObject(part.functionCall) && part.functionCall.args !== undefined)
         this.produced.push(JSON.stringify(part.functionCall.args));
     }
   }

@@ -1,6 +1,6 @@
 import type { FilePart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import { asString, isWireObject, type WireObject } from './wire-values.js';
+import { asString, isJsonObject, type JsonObject } from '../wire-json.js';
 
 /** One wire `Part` (https://ai.google.dev/api/caching#Part), by the kind of data it holds. */
 export type GeminiPartView =
@@ -17,10 +17,10 @@ export type GeminiPartView =
       kind: 'function-response';
       id: string | undefined;
       name: string;
-      response: WireObject;
+      response: JsonObject;
       files: FilePart[];
     }
-  | { kind: 'raw'; value: WireObject }
+  | { kind: 'raw'; value: JsonObject }
   | { kind: 'invalid'; problem: string };
 
 const DATA_KEYS = ['text', 'functionCall', 'functionResponse', 'inlineData', 'fileData'];
@@ -32,7 +32,7 @@ const MARK_KEYS = ['thought', 'thoughtSignature'];
  * part cannot hold (`videoMetadata`, `mediaResolution`...) are recorded as dropped.
  */
 export function readGeminiPart(value: unknown, path: string, losses: LossLog): GeminiPartView {
-  if (!isWireObject(value)) return { kind: 'invalid', problem: 'must be an object' };
+  if (!isJsonObject(value)) return { kind: 'invalid', problem: 'must be an object' };
   const keys = Object.keys(value);
   const dataKey = DATA_KEYS.find((key) => value[key] !== undefined);
   const unknownKeys = keys.filter((key) => !DATA_KEYS.includes(key) && !MARK_KEYS.includes(key));
@@ -66,7 +66,7 @@ function readFunctionCall(
   value: unknown,
   options: { path: string; losses: LossLog; signature: string | undefined },
 ): GeminiPartView {
-  if (!isWireObject(value)) return { kind: 'invalid', problem: 'functionCall must be an object' };
+  if (!isJsonObject(value)) return { kind: 'invalid', problem: 'functionCall must be an object' };
   const name = asString(value.name);
   if (!name) return { kind: 'invalid', problem: 'functionCall.name is required' };
   for (const key of Object.keys(value))
@@ -82,19 +82,19 @@ function readFunctionCall(
 }
 
 function readFunctionResponse(value: unknown, path: string, losses: LossLog): GeminiPartView {
-  if (!isWireObject(value)) return { kind: 'invalid', problem: 'functionResponse must be an object' };
+  if (!isJsonObject(value)) return { kind: 'invalid', problem: 'functionResponse must be an object' };
   const name = asString(value.name);
   if (!name) return { kind: 'invalid', problem: 'functionResponse.name is required' };
-  if (value.response !== undefined && !isWireObject(value.response))
+  if (value.response !== undefined && !isJsonObject(value.response))
     return { kind: 'invalid', problem: 'functionResponse.response must be an object' };
   const files: FilePart[] = [];
   const parts: unknown[] = Array.isArray(value.parts) ? value.parts : [];
   for (const [index, item] of parts.entries()) {
-    const dataKey = isWireObject(item)
+    const dataKey = isJsonObject(item)
       ? ['inlineData', 'fileData'].find((key) => item[key] !== undefined)
       : undefined;
     const file =
-      dataKey && isWireObject(item) ? readFile(item, dataKey as 'inlineData' | 'fileData') : undefined;
+      dataKey && isJsonObject(item) ? readFile(item, dataKey as 'inlineData' | 'fileData') : undefined;
     if (file === undefined || typeof file === 'string')
       losses.dropped(`${path}.parts[${index}]`, 'unreadable part');
     else files.push(file);
@@ -106,9 +106,9 @@ function readFunctionResponse(value: unknown, path: string, losses: LossLog): Ge
 }
 
 /** `inlineData` (https://ai.google.dev/api/caching#Blob) or `fileData` (#FileData); a problem as text. */
-function readFile(part: WireObject, key: 'inlineData' | 'fileData'): FilePart | string {
+function readFile(part: JsonObject, key: 'inlineData' | 'fileData'): FilePart | string {
   const data = part[key];
-  if (!isWireObject(data)) return `${key} must be an object`;
+  if (!isJsonObject(data)) return `${key} must be an object`;
   const mimeType = asString(data.mimeType);
   const displayName = asString(data.displayName);
   const named = displayName === undefined ? {} : { filename: displayName };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { asString, isWireObject, type WireObject } from './wire-values.js';
+import { asString, isJsonObject, type JsonObject } from '../wire-json.js';
 
 /** `responseId`, `modelVersion` and `createTime` of a GenerateContentResponse. */
 export interface ResponseIdentity {
@@ -14,7 +14,7 @@ export interface ResponseIdentity {
  * it; otherwise the time of reading).
  */
 export function readResponseIdentity(body: unknown): ResponseIdentity {
-  const response: WireObject = isWireObject(body) ? body : {};
+  const response: JsonObject = isJsonObject(body) ? body : {};
   const responseId = asString(response.responseId);
   const id =
     responseId && responseId.length > 0

@@ -2,7 +2,7 @@ import type { CacheControl, FilePart, Part, TextPart } from '../../ir/content.js
 import { guessMediaType } from '../../files/guess-media-type.js';
 import { parseDataUrl } from '../data-url.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isRecord, optionalString, type JsonRecord } from './json-value.js';
+import { isJsonObject, asString, type JsonObject } from '../wire-json.js';
 import { rawPart } from './openai-chat-extension.js';
 
 /** What decoding content notices on the way, for the request extension. */
@@ -24,7 +24,7 @@ export function decodeContent(content: unknown, path: string, state: ContentDeco
 
 /** One content part: text, image_url, input_audio, file; refusal and unknown types stay raw. */
 export function decodeContentPart(part: unknown, path: string, state: ContentDecodeState): Part {
-  if (!isRecord(part) || typeof part.type !== 'string')
+  if (!isJsonObject(part) || typeof part.type !== 'string')
     throw new InvalidRequestError(path, 'must be a content part object with a type');
   switch (part.type) {
     case 'text':
@@ -40,15 +40,15 @@ export function decodeContentPart(part: unknown, path: string, state: ContentDec
   }
 }
 
-function decodeText(part: JsonRecord, path: string): TextPart {
+function decodeText(part: JsonObject, path: string): TextPart {
   if (typeof part.text !== 'string') throw new InvalidRequestError(`${path}.text`, 'must be a string');
   return { type: 'text', text: part.text };
 }
 
 /** https://platform.openai.com/docs/guides/images-vision: a link, or the image inline as a data URL. */
-function decodeImage(part: JsonRecord, path: string): FilePart {
+function decodeImage(part: JsonObject, path: string): FilePart {
   const image = part.image_url;
-  if (!isRecord(image) || typeof image.url !== 'string')
+  if (!isJsonObject(image) || typeof image.url !== 'string')
     throw new InvalidRequestError(`${path}.image_url.url`, 'must be a string');
   const detail = image.detail;
   if (detail !== undefined && detail !== 'auto' && detail !== 'low' && detail !== 'high')
@@ -63,9 +63,9 @@ function decodeImage(part: JsonRecord, path: string): FilePart {
 }
 
 /** https://platform.openai.com/docs/guides/audio: base64 data with a `wav` or `mp3` format. */
-function decodeAudio(part: JsonRecord, path: string): FilePart {
+function decodeAudio(part: JsonObject, path: string): FilePart {
   const audio = part.input_audio;
-  if (!isRecord(audio) || typeof audio.data !== 'string' || typeof audio.format !== 'string')
+  if (!isJsonObject(audio) || typeof audio.data !== 'string' || typeof audio.format !== 'string')
     throw new InvalidRequestError(`${path}.input_audio`, 'must have string data and format');
   return {
     type: 'file',
@@ -79,10 +79,10 @@ function decodeAudio(part: JsonRecord, path: string): FilePart {
  * `file_data` (a data URL; bare base64 is accepted too). Chat completions takes PDFs here, so a
  * file whose type neither the data URL nor the name tells is taken for a PDF.
  */
-function decodeFile(part: JsonRecord, path: string): FilePart {
+function decodeFile(part: JsonObject, path: string): FilePart {
   const file = part.file;
-  if (!isRecord(file)) throw new InvalidRequestError(`${path}.file`, 'must be an object');
-  const filename = optionalString(file.filename);
+  if (!isJsonObject(file)) throw new InvalidRequestError(`${path}.file`, 'must be an object');
+  const filename = asString(file.filename);
   const named = filename ? guessMediaType(filename) : undefined;
   const common = { type: 'file' as const, ...(filename !== undefined && { filename }) };
   if (typeof file.file_data === 'string') {
@@ -105,10 +105,10 @@ function decodeFile(part: JsonRecord, path: string): FilePart {
 /** `prompt_cache_breakpoint` marks the end of a reusable prefix, like Anthropic's `cache_control`. */
 function withCacheControl<T extends TextPart | FilePart>(
   decoded: T,
-  part: JsonRecord,
+  part: JsonObject,
   state: ContentDecodeState,
 ): T {
-  if (!isRecord(part.prompt_cache_breakpoint)) return decoded;
+  if (!isJsonObject(part.prompt_cache_breakpoint)) return decoded;
   state.breakpoints = true;
   const cacheControl: CacheControl = { type: 'ephemeral' };
   return { ...decoded, cacheControl };

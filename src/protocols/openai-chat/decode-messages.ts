@@ -10,7 +10,7 @@ import type {
 import type { LossLog } from '../../ir/loss.js';
 import { decodeContent, type ContentDecodeState } from './decode-content-part.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isRecord, omitKeys, type JsonRecord } from './json-value.js';
+import { isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 import { OPENAI_CHAT, rawPart, type SystemMessageShape } from './openai-chat-extension.js';
 
 export interface DecodedMessages {
@@ -48,7 +48,7 @@ export function decodeMessages(
 
   value.forEach((message: unknown, index) => {
     const path = `messages[${index}]`;
-    if (!isRecord(message)) throw new InvalidRequestError(path, 'must be an object');
+    if (!isJsonObject(message)) throw new InvalidRequestError(path, 'must be an object');
     const role = message.role;
     switch (role) {
       case 'system':
@@ -114,13 +114,13 @@ export function decodeMessages(
   };
 }
 
-function decodeRequired(message: JsonRecord, path: string, state: ContentDecodeState): Part[] {
+function decodeRequired(message: JsonObject, path: string, state: ContentDecodeState): Part[] {
   if (message.content === undefined || message.content === null)
     throw new InvalidRequestError(`${path}.content`, 'is required');
   return decodeContent(message.content, `${path}.content`, state);
 }
 
-function decodeAssistant(message: JsonRecord, path: string, state: ContentDecodeState): Part[] {
+function decodeAssistant(message: JsonObject, path: string, state: ContentDecodeState): Part[] {
   const parts: Part[] = [];
   if (typeof message.reasoning_content === 'string' && message.reasoning_content !== '') {
     const reasoning: ReasoningPart = {
@@ -144,11 +144,11 @@ function decodeAssistant(message: JsonRecord, path: string, state: ContentDecode
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages-assistant-message-tool_calls */
 function decodeToolCall(call: unknown, path: string): ToolCallPart | RawPart {
-  if (!isRecord(call)) throw new InvalidRequestError(path, 'must be an object');
+  if (!isJsonObject(call)) throw new InvalidRequestError(path, 'must be an object');
   if (call.type !== undefined && call.type !== 'function') return rawPart({ toolCall: call });
   if (typeof call.id !== 'string') throw new InvalidRequestError(`${path}.id`, 'must be a string');
   const fn = call.function;
-  if (!isRecord(fn) || typeof fn.name !== 'string')
+  if (!isJsonObject(fn) || typeof fn.name !== 'string')
     throw new InvalidRequestError(`${path}.function.name`, 'must be a string');
   if (typeof fn.arguments !== 'string')
     throw new InvalidRequestError(`${path}.function.arguments`, 'must be a JSON string');
@@ -157,7 +157,7 @@ function decodeToolCall(call: unknown, path: string): ToolCallPart | RawPart {
 
 /** Tool messages hold text only; other parts cannot be a tool result's content and are dropped. */
 function decodeToolResult(
-  message: JsonRecord,
+  message: JsonObject,
   path: string,
   context: { losses: LossLog; state: ContentDecodeState },
 ): Part {
@@ -184,7 +184,7 @@ function decodeToolResult(
   };
 }
 
-function optionalName(message: JsonRecord, path: string): string | undefined {
+function optionalName(message: JsonObject, path: string): string | undefined {
   if (message.name === undefined) return undefined;
   if (typeof message.name !== 'string') throw new InvalidRequestError(`${path}.name`, 'must be a string');
   return message.name;
@@ -194,8 +194,8 @@ function optionalName(message: JsonRecord, path: string): string | undefined {
  * Message fields without a canonical home (`refusal`, `audio`, `function_call`...) ride in a raw
  * part; null ones say nothing (`refusal: null` as SDKs echo it) and are left out.
  */
-function withMessageFields(parts: Part[], message: JsonRecord, known: ReadonlySet<string>): Part[] {
-  const rest = omitKeys(message, known);
+function withMessageFields(parts: Part[], message: JsonObject, known: ReadonlySet<string>): Part[] {
+  const rest = withoutKeys(message, known);
   const meaningful = rest && Object.entries(rest).filter(([, value]) => value !== null);
   return meaningful && meaningful.length > 0
     ? [...parts, rawPart({ messageFields: Object.fromEntries(meaningful) })]

@@ -9,7 +9,7 @@ import type { ContentDecodeState } from './decode-content-part.js';
 import { decodeMessages } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isRecord, omitKeys, type JsonRecord } from './json-value.js';
+import { isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
 import { OPENAI_CHAT, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
 
 /** Top-level fields with a canonical home; every other field is kept verbatim in the extension. */
@@ -50,7 +50,7 @@ const efforts: ReadonlySet<string> = new Set<ReasoningEffort>([
  * (https://platform.openai.com/docs/api-reference/chat/create). Strict about what the API requires;
  * fields only chat completions knows go to `extensions['openai-chat']` for a same-protocol encode.
  */
-export function decodeOpenAIChatRequest(body: JsonRecord, context: DecodeRequestContext): CanonicalRequest {
+export function decodeOpenAIChatRequest(body: JsonObject, context: DecodeRequestContext): CanonicalRequest {
   const model = context.model ?? body.model;
   if (typeof model !== 'string' || model === '') throw new InvalidRequestError('model', 'is required');
   const state: ContentDecodeState = { breakpoints: false };
@@ -58,7 +58,7 @@ export function decodeOpenAIChatRequest(body: JsonRecord, context: DecodeRequest
     losses: context.losses,
     state,
   });
-  const fields: JsonRecord = omitKeys(body, canonicalKeys) ?? {};
+  const fields: JsonObject = withoutKeys(body, canonicalKeys) ?? {};
 
   const toolChoice = decodeToolChoice(body.tool_choice);
   if (toolChoice === undefined && body.tool_choice !== undefined && body.tool_choice !== null)
@@ -123,7 +123,7 @@ function assign<K extends keyof CanonicalRequest>(
   if (value !== undefined) request[key] = value;
 }
 
-function number(body: JsonRecord, key: string): number | undefined {
+function number(body: JsonObject, key: string): number | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value))
@@ -131,21 +131,21 @@ function number(body: JsonRecord, key: string): number | undefined {
   return value;
 }
 
-function integer(body: JsonRecord, key: string): number | undefined {
+function integer(body: JsonObject, key: string): number | undefined {
   const value = number(body, key);
   if (value !== undefined && !Number.isInteger(value))
     throw new InvalidRequestError(key, 'must be an integer');
   return value;
 }
 
-function boolean(body: JsonRecord, key: string): boolean | undefined {
+function boolean(body: JsonObject, key: string): boolean | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw new InvalidRequestError(key, 'must be a boolean');
   return value;
 }
 
-function string(body: JsonRecord, key: string): string | undefined {
+function string(body: JsonObject, key: string): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw new InvalidRequestError(key, 'must be a string');
@@ -163,7 +163,7 @@ function decodeStop(value: unknown): string[] | undefined {
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format */
 function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new InvalidRequestError('response_format', 'must be an object');
+  if (!isJsonObject(value)) throw new InvalidRequestError('response_format', 'must be an object');
   switch (value.type) {
     case 'text':
       return { type: 'text' };
@@ -171,9 +171,9 @@ function decodeResponseFormat(value: unknown): ResponseFormat | undefined {
       return { type: 'json-object' };
     case 'json_schema': {
       const schema = value.json_schema;
-      if (!isRecord(schema) || typeof schema.name !== 'string')
+      if (!isJsonObject(schema) || typeof schema.name !== 'string')
         throw new InvalidRequestError('response_format.json_schema.name', 'must be a string');
-      if (schema.schema !== undefined && !isRecord(schema.schema))
+      if (schema.schema !== undefined && !isJsonObject(schema.schema))
         throw new InvalidRequestError('response_format.json_schema.schema', 'must be an object');
       return {
         type: 'json-schema',
@@ -199,8 +199,8 @@ function decodeReasoningEffort(value: unknown): ReasoningOptions | undefined {
  * `stream_options` stays with this protocol, without `include_usage`: the gateway always asks an
  * upstream for usage, and the relay reads the client's own wish from its body.
  */
-function decodeStreamOptions(value: unknown): JsonRecord | undefined {
+function decodeStreamOptions(value: unknown): JsonObject | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new InvalidRequestError('stream_options', 'must be an object');
-  return omitKeys(value, new Set(['include_usage']));
+  if (!isJsonObject(value)) throw new InvalidRequestError('stream_options', 'must be an object');
+  return withoutKeys(value, new Set(['include_usage']));
 }

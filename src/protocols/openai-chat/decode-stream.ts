@@ -6,7 +6,7 @@ import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
-import { isRecord, optionalNumber, optionalString, parseJson, type JsonRecord } from './json-value.js';
+import { isJsonObject, asFiniteNumber, asString, parseJson, type JsonObject } from '../wire-json.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
 
@@ -52,7 +52,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     if (this.phase === 'failed') return [];
     if (event.data.trim() === '[DONE]') return this.phase === 'streaming' ? this.finish() : [];
     const parsed = parseJson(event.data);
-    if (!parsed.ok || !isRecord(parsed.value)) {
+    if (!parsed.ok || !isJsonObject(parsed.value)) {
       this.phase = 'failed';
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
@@ -65,7 +65,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     this.start(chunk, event.data, out);
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     choices.forEach((choice: unknown) => {
-      if (!isRecord(choice)) return;
+      if (!isJsonObject(choice)) return;
       if (choice.index !== undefined && choice.index !== 0)
         return this.noteOnce('choices', 'choices', 'only the first choice is kept');
       this.readChoice(choice, out);
@@ -84,21 +84,21 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private start(chunk: JsonRecord, data: string, out: StreamEvent[]): void {
+  private start(chunk: JsonObject, data: string, out: StreamEvent[]): void {
     if (this.started) return;
     this.started = true;
-    this.responseId = optionalString(chunk.id) || chatCompletionId(undefined, data);
+    this.responseId = asString(chunk.id) || chatCompletionId(undefined, data);
     out.push({
       type: 'response-start',
       id: this.responseId,
-      model: optionalString(chunk.model) ?? '',
-      created: optionalNumber(chunk.created) ?? Math.floor(Date.now() / 1000),
+      model: asString(chunk.model) ?? '',
+      created: asFiniteNumber(chunk.created) ?? Math.floor(Date.now() / 1000),
     });
   }
 
-  private readChoice(choice: JsonRecord, out: StreamEvent[]): void {
-    const delta = isRecord(choice.delta) ? choice.delta : {};
-    const reasoning = optionalString(delta.reasoning_content) ?? optionalString(delta.reasoning);
+  private readChoice(choice: JsonObject, out: StreamEvent[]): void {
+    const delta = isJsonObject(choice.delta) ? choice.delta : {};
+    const reasoning = asString(delta.reasoning_content) ?? asString(delta.reasoning);
     if (reasoning) this.appendText('reasoning', reasoning, out);
     if (typeof delta.content === 'string' && delta.content !== '')
       this.appendText('text', delta.content, out);
@@ -108,10 +108,10 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     }
     if (Array.isArray(delta.tool_calls))
       delta.tool_calls.forEach((call: unknown, position) => {
-        if (isRecord(call))
+        if (isJsonObject(call))
           this.readToolCall(typeof call.index === 'number' ? call.index : position, call, out);
       });
-    if (isRecord(delta.function_call))
+    if (isJsonObject(delta.function_call))
       this.readToolCall(LEGACY_FUNCTION_CALL, { function: delta.function_call }, out);
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
       this.closeAll(out);
@@ -132,9 +132,9 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     );
   }
 
-  private readToolCall(wireIndex: number, call: JsonRecord, out: StreamEvent[]): void {
-    const fn = isRecord(call.function) ? call.function : {};
-    const id = optionalString(call.id) || undefined;
+  private readToolCall(wireIndex: number, call: JsonObject, out: StreamEvent[]): void {
+    const fn = isJsonObject(call.function) ? call.function : {};
+    const id = asString(call.id) || undefined;
     let state = this.calls.get(wireIndex);
     // Some servers number every call 0; a new id under a used index is a new call.
     if (!state || (id !== undefined && state.id !== undefined && id !== state.id)) {
@@ -151,9 +151,9 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
       return;
     }
     state.id ??= id;
-    const name = optionalString(fn.name);
+    const name = asString(fn.name);
     if (name) state.name ??= name;
-    const piece = optionalString(fn.arguments) ?? '';
+    const piece = asString(fn.arguments) ?? '';
     if (state.status === 'pending') {
       state.buffered += piece;
       if (state.name !== undefined) this.openToolCall(state, out);
@@ -220,7 +220,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     return out;
   }
 
-  private trailingUsage(chunk: JsonRecord): StreamEvent[] {
+  private trailingUsage(chunk: JsonObject): StreamEvent[] {
     const usage = convertOpenAIChatUsage(chunk.usage);
     return usage ? [{ type: 'usage', usage }] : [];
   }
@@ -228,9 +228,8 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   /** `data: {"error": {...}}` mid-stream (https://platform.openai.com/docs/guides/error-codes). */
   private fail(error: unknown): StreamEvent[] {
     this.phase = 'failed';
-    const record = isRecord(error) ? error : {};
-    const message =
-      optionalString(record.message) ?? (typeof error === 'string' ? error : JSON.stringify(error));
+    const record = isJsonObject(error) ? error : {};
+    const message = asString(record.message) ?? (typeof error === 'string' ? error : JSON.stringify(error));
     const code = record.code ?? record.type;
     const event: StreamEvent = { type: 'error', message };
     if (typeof code === 'string' || typeof code === 'number') event.code = String(code);

@@ -1,6 +1,6 @@
 import type { Tool, ToolChoice } from '../../ir/request.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isRecord } from './json-value.js';
+import { isJsonObject } from '../wire-json.js';
 import { OPENAI_CHAT } from './openai-chat-extension.js';
 
 /**
@@ -16,21 +16,22 @@ export function decodeTools(tools: unknown, webSearchOptions: unknown): Tool[] {
     tools.forEach((tool: unknown, index) => decoded.push(decodeTool(tool, `tools[${index}]`)));
   }
   if (webSearchOptions !== undefined && webSearchOptions !== null) {
-    if (!isRecord(webSearchOptions)) throw new InvalidRequestError('web_search_options', 'must be an object');
+    if (!isJsonObject(webSearchOptions))
+      throw new InvalidRequestError('web_search_options', 'must be an object');
     decoded.push({ type: 'provider', kind: 'web-search', protocol: OPENAI_CHAT, value: webSearchOptions });
   }
   return decoded;
 }
 
 function decodeTool(tool: unknown, path: string): Tool {
-  if (!isRecord(tool) || typeof tool.type !== 'string')
+  if (!isJsonObject(tool) || typeof tool.type !== 'string')
     throw new InvalidRequestError(path, 'must be a tool object with a type');
   if (tool.type !== 'function')
     return { type: 'provider', kind: 'other', protocol: OPENAI_CHAT, value: tool };
   const fn = tool.function;
-  if (!isRecord(fn) || typeof fn.name !== 'string')
+  if (!isJsonObject(fn) || typeof fn.name !== 'string')
     throw new InvalidRequestError(`${path}.function.name`, 'must be a string');
-  if (fn.parameters !== undefined && !isRecord(fn.parameters))
+  if (fn.parameters !== undefined && !isJsonObject(fn.parameters))
     throw new InvalidRequestError(`${path}.function.parameters`, 'must be a JSON Schema object');
   if (fn.description !== undefined && typeof fn.description !== 'string')
     throw new InvalidRequestError(`${path}.function.description`, 'must be a string');
@@ -61,11 +62,11 @@ export function decodeToolChoice(value: unknown): ToolChoice | undefined {
     case 'required':
       return { type: 'required' };
   }
-  if (!isRecord(value))
+  if (!isJsonObject(value))
     throw new InvalidRequestError('tool_choice', "must be 'auto', 'none', 'required' or an object");
   if (value.type === 'function') {
     const fn = value.function;
-    if (!isRecord(fn) || typeof fn.name !== 'string')
+    if (!isJsonObject(fn) || typeof fn.name !== 'string')
       throw new InvalidRequestError('tool_choice.function.name', 'must be a string');
     return { type: 'tool', name: fn.name };
   }

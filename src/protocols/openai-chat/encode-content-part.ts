@@ -1,7 +1,7 @@
 import type { FilePart, Part, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { formatDataUrl } from '../data-url.js';
-import type { JsonRecord } from './json-value.js';
+import type { JsonObject } from '../wire-json.js';
 
 export interface ContentEncodeContext {
   losses: LossLog;
@@ -18,7 +18,7 @@ export function encodeContentPart(
   part: TextPart | FilePart,
   path: string,
   context: ContentEncodeContext,
-): JsonRecord | undefined {
+): JsonObject | undefined {
   const encoded =
     part.type === 'text' ? { type: 'text', text: part.text } : encodeFile(part, path, context.losses);
   if (!encoded) return undefined;
@@ -29,7 +29,7 @@ export function encodeContentPart(
  * Images go as `image_url` (a link, or a data URL), audio as `input_audio` (wav, mp3), other files
  * and named images as `file` (inline data URL or uploaded file id).
  */
-function encodeFile(part: FilePart, path: string, losses: LossLog): JsonRecord | undefined {
+function encodeFile(part: FilePart, path: string, losses: LossLog): JsonObject | undefined {
   const { source } = part;
   if (part.mediaType.startsWith('audio/')) {
     const format = audioFormat(part.mediaType);
@@ -91,7 +91,7 @@ function audioFormat(mediaType: string): 'wav' | 'mp3' | undefined {
  * completions form: OpenAI caches prefixes on its own, and OpenAI-compatible vendors with strict
  * schemas reject the unknown key, so markers from other protocols are dropped (recorded).
  */
-function cacheBreakpoint(part: TextPart | FilePart, path: string, context: ContentEncodeContext): JsonRecord {
+function cacheBreakpoint(part: TextPart | FilePart, path: string, context: ContentEncodeContext): JsonObject {
   if (!part.cacheControl) return {};
   if (!context.breakpoints) {
     context.losses.dropped(
@@ -109,7 +109,7 @@ function cacheBreakpoint(part: TextPart | FilePart, path: string, context: Conte
 }
 
 /** A content array of plain text parts collapses to a string when it holds one part. */
-export function collapseContent(parts: JsonRecord[]): string | JsonRecord[] {
+export function collapseContent(parts: JsonObject[]): string | JsonObject[] {
   const [only] = parts;
   if (parts.length === 1 && only && only.type === 'text' && Object.keys(only).length === 2)
     return only.text as string;
@@ -121,8 +121,8 @@ export function encodeTextContent(
   parts: readonly Part[],
   path: (index: number) => string,
   context: ContentEncodeContext,
-): JsonRecord[] {
-  const encoded: JsonRecord[] = [];
+): JsonObject[] {
+  const encoded: JsonObject[] = [];
   parts.forEach((part, index) => {
     if (part.type === 'text') {
       const text = encodeContentPart(part, path(index), context);

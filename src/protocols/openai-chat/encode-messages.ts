@@ -1,13 +1,12 @@
 import type { FilePart, Message, Part, ToolResultPart } from '../../ir/content.js';
 import type { CanonicalRequest } from '../../ir/request.js';
-import { assignMembers } from '../wire-json.js';
+import { assignMembers, type JsonObject } from '../wire-json.js';
 import {
   collapseContent,
   encodeContentPart,
   encodeTextContent,
   type ContentEncodeContext,
 } from './encode-content-part.js';
-import type { JsonRecord } from './json-value.js';
 import { partExtension, readRawValue, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
 
 type Located = { part: Part; path: string };
@@ -19,7 +18,7 @@ type Located = { part: Part; path: string };
 export function encodeMessages(
   request: CanonicalRequest,
   context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
-): JsonRecord[] {
+): JsonObject[] {
   const encoded = encodeSystem(request.system, context);
   const developer = new Set(context.extension.developerMessages);
   request.messages.forEach((message, index) => {
@@ -71,9 +70,9 @@ function encodeSystem(
  * System text from another protocol arrives as several blocks; chat completions upstreams expect
  * one string (client-api 4.7: a `system` array is merged into one string).
  */
-function mergeText(message: JsonRecord): JsonRecord {
+function mergeText(message: JsonObject): JsonObject {
   const { content } = message;
-  const plain = (part: JsonRecord) =>
+  const plain = (part: JsonObject) =>
     part.type === 'text' && typeof part.text === 'string' && Object.keys(part).length === 2;
   if (!Array.isArray(content) || !content.every(plain)) {
     return message;
@@ -86,7 +85,7 @@ function encodeSystemMessage(
   parts: Located[],
   name: string | undefined,
   context: ContentEncodeContext,
-): JsonRecord {
+): JsonObject {
   const { rest, fields } = takeMessageFields(parts);
   const content = encodeTextContent(
     rest.map(({ part }) => part),
@@ -101,12 +100,12 @@ function encodeSystemMessage(
  * completions requires them right after the assistant's tool calls; tool messages hold text only,
  * so files in tool results move to the user message that follows (recorded).
  */
-function encodeUserOrTool(message: Message, parts: Located[], context: ContentEncodeContext): JsonRecord[] {
+function encodeUserOrTool(message: Message, parts: Located[], context: ContentEncodeContext): JsonObject[] {
   const { rest, fields } = takeMessageFields(parts);
-  const toolMessages: JsonRecord[] = [];
-  const carried: JsonRecord[] = [];
-  const content: JsonRecord[] = [];
-  const verbatim: JsonRecord[] = [];
+  const toolMessages: JsonObject[] = [];
+  const carried: JsonObject[] = [];
+  const content: JsonObject[] = [];
+  const verbatim: JsonObject[] = [];
   for (const { part, path } of rest) {
     switch (part.type) {
       case 'tool-result':
@@ -140,7 +139,7 @@ function encodeUserOrTool(message: Message, parts: Located[], context: ContentEn
     userContent.length > 0
       ? [{ role: 'user', content: collapseContent(userContent), ...named(message.name) }]
       : [];
-  const encoded: JsonRecord[] = [...toolMessages, ...user, ...verbatim];
+  const encoded: JsonObject[] = [...toolMessages, ...user, ...verbatim];
   const target = user[0] ?? toolMessages.at(-1);
   if (target) assignMembers(target, fields);
   else if (Object.keys(fields).length > 0) encoded.push({ role: message.role, ...fields });
@@ -151,8 +150,8 @@ function encodeToolResult(
   part: ToolResultPart,
   path: string,
   context: ContentEncodeContext,
-  carried: JsonRecord[],
-): JsonRecord {
+  carried: JsonObject[],
+): JsonObject {
   if (part.isError) context.losses.dropped(`${path}.isError`, 'tool messages have no error flag');
   const texts: Part[] = [];
   part.content.forEach((item, index) => {
@@ -167,7 +166,7 @@ function encodeToolResult(
   };
 }
 
-function carryFile(file: FilePart, path: string, context: ContentEncodeContext, carried: JsonRecord[]): void {
+function carryFile(file: FilePart, path: string, context: ContentEncodeContext, carried: JsonObject[]): void {
   const encoded = encodeContentPart(file, path, context);
   if (!encoded) return;
   context.losses.coerced(path, 'tool messages hold text only: the file follows in a user message');
@@ -179,12 +178,12 @@ function carryFile(file: FilePart, path: string, context: ContentEncodeContext, 
  * field for reasoning, so reasoning parts are dropped (recorded), except those that came as
  * `reasoning_content` from a chat client, which DeepSeek-style upstreams take back.
  */
-function encodeAssistant(message: Message, parts: Located[], context: ContentEncodeContext): JsonRecord[] {
+function encodeAssistant(message: Message, parts: Located[], context: ContentEncodeContext): JsonObject[] {
   const { rest, fields } = takeMessageFields(parts);
-  const content: JsonRecord[] = [];
-  const toolCalls: JsonRecord[] = [];
+  const content: JsonObject[] = [];
+  const toolCalls: JsonObject[] = [];
   const reasoning: string[] = [];
-  const verbatim: JsonRecord[] = [];
+  const verbatim: JsonObject[] = [];
   for (const { part, path } of rest) {
     switch (part.type) {
       case 'text': {
@@ -229,7 +228,7 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
     }
   }
   const empty = toolCalls.length > 0 || Object.keys(fields).length > 0 ? null : '';
-  const assistant: JsonRecord = {
+  const assistant: JsonObject = {
     role: 'assistant',
     content: content.length > 0 ? collapseContent(content) : empty,
     ...named(message.name),
@@ -241,9 +240,9 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
 }
 
 /** Separates the raw part holding message-level fields from the content. */
-function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonRecord } {
+function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonObject } {
   const rest: Located[] = [];
-  const fields: JsonRecord = {};
+  const fields: JsonObject = {};
   for (const located of parts) {
     const raw = located.part.type === 'raw' ? readRawValue(located.part) : undefined;
     if (raw && 'messageFields' in raw) assignMembers(fields, raw.messageFields);
@@ -252,6 +251,6 @@ function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonRec
   return { rest, fields };
 }
 
-function named(name: string | undefined): JsonRecord {
+function named(name: string | undefined): JsonObject {
   return name !== undefined ? { name } : {};
 }

@@ -1,8 +1,7 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalReply } from '../../ir/reply.js';
-import { assignMembers } from '../wire-json.js';
+import { assignMembers, type JsonObject } from '../wire-json.js';
 import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
-import type { JsonRecord } from './json-value.js';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId } from './openai-chat-ids.js';
 import { partExtension, readRawValue, readReplyExtension } from './openai-chat-extension.js';
@@ -12,13 +11,13 @@ import { partExtension, readRawValue, readReplyExtension } from './openai-chat-e
  * Reasoning goes out as `reasoning_content`, the field DeepSeek-style clients read (client-api 4.7
  * rule 3); chat completions has nowhere for thinking signatures, so they are lost (recorded).
  */
-export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): JsonRecord {
+export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): JsonObject {
   const extension = readReplyExtension(reply.extensions);
   const text: string[] = [];
   const refusal: string[] = [];
   const reasoning: string[] = [];
-  const toolCalls: JsonRecord[] = [];
-  const messageFields: JsonRecord = { ...extension.messageFields };
+  const toolCalls: JsonObject[] = [];
+  const messageFields: JsonObject = { ...extension.messageFields };
   reply.parts.forEach((part, index) => {
     const path = `parts[${index}]`;
     switch (part.type) {
@@ -65,7 +64,7 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): J
       'finishReason',
       `${reply.finishReason.unified} (${reply.finishReason.raw ?? 'none'}) goes as ${finish.value}`,
     );
-  const message: JsonRecord = {
+  const message: JsonObject = {
     role: 'assistant',
     content: text.length > 0 ? text.join('') : toolCalls.length > 0 || refusal.length > 0 ? null : '',
     refusal: refusal.length > 0 ? refusal.join('') : null,

@@ -8,7 +8,7 @@ import type {
 import type { EncodeRequestOptions } from '../protocol-codec.js';
 import { encodeMessages } from './encode-messages.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
-import { isRecord, type JsonRecord } from './json-value.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 import { readRequestExtension } from './openai-chat-extension.js';
 
 /**
@@ -19,11 +19,11 @@ import { readRequestExtension } from './openai-chat-extension.js';
 export function encodeOpenAIChatRequest(
   request: CanonicalRequest,
   options: EncodeRequestOptions,
-): JsonRecord {
+): JsonObject {
   const { losses } = options;
   const extension = readRequestExtension(request.extensions);
   const fields = extension.fields ?? {};
-  const body: JsonRecord = {
+  const body: JsonObject = {
     model: request.model,
     messages: encodeMessages(request, {
       losses,
@@ -60,7 +60,7 @@ export function encodeOpenAIChatRequest(
   if (request.user !== undefined) body.user = request.user;
   if (request.stream) {
     body.stream = true;
-    const streamOptions = isRecord(fields.stream_options) ? fields.stream_options : {};
+    const streamOptions = isJsonObject(fields.stream_options) ? fields.stream_options : {};
     body.stream_options = { ...streamOptions, include_usage: true };
   }
 
@@ -71,7 +71,7 @@ export function encodeOpenAIChatRequest(
 }
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format */
-function encodeResponseFormat(format: ResponseFormat): JsonRecord {
+function encodeResponseFormat(format: ResponseFormat): JsonObject {
   switch (format.type) {
     case 'text':
       return { type: 'text' };

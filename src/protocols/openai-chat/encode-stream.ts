@@ -2,7 +2,7 @@ import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
-import type { JsonRecord } from './json-value.js';
+import type { JsonObject } from '../wire-json.js';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId } from './openai-chat-ids.js';
 
@@ -127,7 +127,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     return this.chunk({ role: 'assistant', content: '', refusal: null });
   }
 
-  private chunk(delta: JsonRecord, finishReason: string | null = null): string {
+  private chunk(delta: JsonObject, finishReason: string | null = null): string {
     const opening = this.started
       ? ''
       : this.start({ id: '', model: this.options.model, created: nowSeconds() });
@@ -141,11 +141,11 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     );
   }
 
-  private envelope(): JsonRecord {
+  private envelope(): JsonObject {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.options.model };
   }
 
-  private data(payload: JsonRecord): string {
+  private data(payload: JsonObject): string {
     return `data: ${JSON.stringify(payload)}\n\n`;
   }
 }

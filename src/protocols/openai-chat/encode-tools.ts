@@ -1,11 +1,11 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { Tool, ToolChoice } from '../../ir/request.js';
-import type { JsonRecord } from './json-value.js';
+import type { JsonObject } from '../wire-json.js';
 import { OPENAI_CHAT } from './openai-chat-extension.js';
 
 export interface EncodedTools {
-  tools: JsonRecord[];
-  webSearchOptions: JsonRecord | undefined;
+  tools: JsonObject[];
+  webSearchOptions: JsonObject | undefined;
 }
 
 /**
@@ -14,8 +14,8 @@ export interface EncodedTools {
  * tool of another protocol asks for the same thing; its settings (domains, uses) do not carry over.
  */
 export function encodeTools(tools: readonly Tool[], losses: LossLog): EncodedTools {
-  const encoded: JsonRecord[] = [];
-  let webSearchOptions: JsonRecord | undefined;
+  const encoded: JsonObject[] = [];
+  let webSearchOptions: JsonObject | undefined;
   tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
     switch (tool.type) {
@@ -56,7 +56,7 @@ export function encodeTools(tools: readonly Tool[], losses: LossLog): EncodedToo
 }
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice */
-export function encodeToolChoice(choice: ToolChoice): string | JsonRecord {
+export function encodeToolChoice(choice: ToolChoice): string | JsonObject {
   switch (choice.type) {
     case 'auto':
     case 'none':

@@ -1,5 +1,5 @@
 import type { Part, RawPart } from '../../ir/content.js';
-import { isRecord, type JsonRecord } from './json-value.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 
 /** Key of this protocol in `extensions` and in `raw` parts. */
 export const OPENAI_CHAT = 'openai-chat';
@@ -7,7 +7,7 @@ export const OPENAI_CHAT = 'openai-chat';
 /** What a chat completions request carries beyond the canonical form (`extensions['openai-chat']`). */
 export type OpenAIChatRequestExtension = {
   /** Top-level fields with no canonical home, verbatim (`n`, `logprobs`, `metadata`, `stream_options`...). */
-  fields?: JsonRecord;
+  fields?: JsonObject;
   /** The client capped output with `max_tokens` rather than `max_completion_tokens`. */
   maxTokensField?: 'max_tokens';
   /** How the leading system parts were split into messages, when not one plain `system` message. */
@@ -30,11 +30,11 @@ export interface SystemMessageShape {
 /** What a chat completion reply carries beyond the canonical form (`extensions['openai-chat']`). */
 export type OpenAIChatReplyExtension = {
   /** Top-level fields of the completion such as `system_fingerprint`, `service_tier`. */
-  fields?: JsonRecord;
+  fields?: JsonObject;
   /** Fields of `choices[0]` such as `logprobs`. */
-  choiceFields?: JsonRecord;
+  choiceFields?: JsonObject;
   /** Fields of `choices[0].message` such as `annotations`, `audio`. */
-  messageFields?: JsonRecord;
+  messageFields?: JsonObject;
 };
 
 /** Marker on a canonical part that was a chat completions-only form. */
@@ -47,10 +47,10 @@ export type OpenAIChatPartExtension = {
 
 /** Blocks of chat completions that no canonical part covers, kept whole in a `raw` part. */
 export type OpenAIChatRawValue =
-  | { contentPart: JsonRecord }
-  | { toolCall: JsonRecord }
-  | { messageFields: JsonRecord }
-  | { message: JsonRecord };
+  | { contentPart: JsonObject }
+  | { toolCall: JsonObject }
+  | { messageFields: JsonObject }
+  | { message: JsonObject };
 
 export function rawPart(value: OpenAIChatRawValue): RawPart {
   return { type: 'raw', protocol: OPENAI_CHAT, value };
@@ -58,19 +58,19 @@ export function rawPart(value: OpenAIChatRawValue): RawPart {
 
 /** The value of a raw part of this protocol; undefined for other protocols' raw parts. */
 export function readRawValue(part: RawPart): OpenAIChatRawValue | undefined {
-  if (part.protocol !== OPENAI_CHAT || !isRecord(part.value)) return undefined;
+  if (part.protocol !== OPENAI_CHAT || !isJsonObject(part.value)) return undefined;
   const value = part.value;
-  if (isRecord(value.contentPart)) return { contentPart: value.contentPart };
-  if (isRecord(value.toolCall)) return { toolCall: value.toolCall };
-  if (isRecord(value.messageFields)) return { messageFields: value.messageFields };
-  if (isRecord(value.message)) return { message: value.message };
+  if (isJsonObject(value.contentPart)) return { contentPart: value.contentPart };
+  if (isJsonObject(value.toolCall)) return { toolCall: value.toolCall };
+  if (isJsonObject(value.messageFields)) return { messageFields: value.messageFields };
+  if (isJsonObject(value.message)) return { message: value.message };
   return undefined;
 }
 
 export function partExtension(part: Part): OpenAIChatPartExtension {
   if (part.type !== 'text' && part.type !== 'reasoning') return {};
   const value = part.extensions?.[OPENAI_CHAT];
-  if (!isRecord(value)) return {};
+  if (!isJsonObject(value)) return {};
   return {
     ...(value.reasoningContent === true && { reasoningContent: true }),
     ...(value.refusal === true && { refusal: true }),
@@ -82,7 +82,7 @@ export function readRequestExtension(
   extensions: Record<string, Record<string, unknown>>,
 ): OpenAIChatRequestExtension {
   const value = extensions[OPENAI_CHAT];
-  if (!isRecord(value)) return {};
+  if (!isJsonObject(value)) return {};
   const systemMessages = Array.isArray(value.systemMessages)
     ? value.systemMessages.filter(isSystemMessageShape)
     : undefined;
@@ -90,7 +90,7 @@ export function readRequestExtension(
     ? value.developerMessages.filter((index): index is number => typeof index === 'number')
     : undefined;
   return {
-    ...(isRecord(value.fields) && { fields: value.fields }),
+    ...(isJsonObject(value.fields) && { fields: value.fields }),
     ...(value.maxTokensField === 'max_tokens' && { maxTokensField: 'max_tokens' }),
     ...(systemMessages && { systemMessages }),
     ...(developerMessages && { developerMessages }),
@@ -103,17 +103,17 @@ export function readReplyExtension(
   extensions: Record<string, Record<string, unknown>>,
 ): OpenAIChatReplyExtension {
   const value = extensions[OPENAI_CHAT];
-  if (!isRecord(value)) return {};
+  if (!isJsonObject(value)) return {};
   return {
-    ...(isRecord(value.fields) && { fields: value.fields }),
-    ...(isRecord(value.choiceFields) && { choiceFields: value.choiceFields }),
-    ...(isRecord(value.messageFields) && { messageFields: value.messageFields }),
+    ...(isJsonObject(value.fields) && { fields: value.fields }),
+    ...(isJsonObject(value.choiceFields) && { choiceFields: value.choiceFields }),
+    ...(isJsonObject(value.messageFields) && { messageFields: value.messageFields }),
   };
 }
 
 function isSystemMessageShape(value: unknown): value is SystemMessageShape {
   return (
-    isRecord(value) &&
+    isJsonObject(value) &&
     (value.role === 'system' || value.role === 'developer') &&
     typeof value.parts === 'number' &&
     (value.name === undefined || typeof value.name === 'string')

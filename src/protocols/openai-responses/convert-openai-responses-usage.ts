@@ -1,6 +1,6 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { Usage } from '../../ir/usage.js';
-import { count, isRecord } from './json-values.js';
+import { asCount, isJsonObject } from '../wire-json.js';
 
 /**
  * Responses usage (https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage):
@@ -8,18 +8,18 @@ import { count, isRecord } from './json-values.js';
  * which is already the canonical meaning.
  */
 export function convertOpenAIResponsesUsage(raw: unknown): Usage | undefined {
-  if (!isRecord(raw)) return undefined;
-  const input = count(raw.input_tokens);
-  const output = count(raw.output_tokens);
+  if (!isJsonObject(raw)) return undefined;
+  const input = asCount(raw.input_tokens);
+  const output = asCount(raw.output_tokens);
   if (input === undefined && output === undefined) return undefined;
-  const inputDetails = isRecord(raw.input_tokens_details) ? raw.input_tokens_details : {};
-  const outputDetails = isRecord(raw.output_tokens_details) ? raw.output_tokens_details : {};
+  const inputDetails = isJsonObject(raw.input_tokens_details) ? raw.input_tokens_details : {};
+  const outputDetails = isJsonObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
   return {
     inputTokens: input,
-    cacheReadTokens: count(inputDetails.cached_tokens) ?? 0,
-    cacheWriteTokens: count(inputDetails.cache_write_tokens) ?? 0,
+    cacheReadTokens: asCount(inputDetails.cached_tokens) ?? 0,
+    cacheWriteTokens: asCount(inputDetails.cache_write_tokens) ?? 0,
     outputTokens: output,
-    reasoningTokens: count(outputDetails.reasoning_tokens) ?? 0,
+    reasoningTokens: asCount(outputDetails.reasoning_tokens) ?? 0,
     webSearchCalls: 0,
     estimated: false,
     raw,

@@ -3,8 +3,8 @@ import type { LossLog } from '../../ir/loss.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { guessMediaType } from '../../files/guess-media-type.js';
 import { parseDataUrl } from '../data-url.js';
-import { fieldError, requireString } from './field-error.js';
-import { asArray, isRecord, readString, type JsonRecord } from './json-values.js';
+import { fieldError, requireString } from '../invalid-request-error.js';
+import { asArray, isJsonObject, asString, type JsonObject } from '../wire-json.js';
 import { PROTOCOL, rawContent, type TextPartDetail } from './responses-extensions.js';
 
 /**
@@ -17,10 +17,10 @@ export function decodeContentPart(options: {
   part: unknown;
   path: string;
   losses: LossLog;
-  item?: JsonRecord;
+  item?: JsonObject;
 }): Part {
   const { part, path, losses, item } = options;
-  if (!isRecord(part)) throw fieldError({ field: path, value: part, expected: 'an object' });
+  if (!isJsonObject(part)) throw fieldError({ field: path, value: part, expected: 'an object' });
   switch (part.type) {
     case 'input_text':
     case 'output_text':
@@ -59,10 +59,10 @@ function textPart(options: {
   return part;
 }
 
-function decodeImage(part: JsonRecord, path: string, losses: LossLog): FilePart {
+function decodeImage(part: JsonObject, path: string, losses: LossLog): FilePart {
   const detail = decodeDetail(part.detail, `${path}.detail`, losses) ?? 'auto';
-  const url = readString(part.image_url);
-  const fileId = readString(part.file_id);
+  const url = asString(part.image_url);
+  const fileId = asString(part.file_id);
   let file: FilePart;
   if (url !== undefined) {
     const inline = parseDataUrl(url);
@@ -80,11 +80,11 @@ function decodeImage(part: JsonRecord, path: string, losses: LossLog): FilePart 
   return file;
 }
 
-function decodeFile(part: JsonRecord, path: string): FilePart {
-  const filename = readString(part.filename);
-  const data = readString(part.file_data);
-  const url = readString(part.file_url);
-  const fileId = readString(part.file_id);
+function decodeFile(part: JsonObject, path: string): FilePart {
+  const filename = asString(part.filename);
+  const data = asString(part.file_data);
+  const url = asString(part.file_url);
+  const fileId = asString(part.file_id);
   let file: FilePart;
   if (data !== undefined) {
     const inline = parseDataUrl(data);
@@ -130,8 +130,8 @@ function decodeDetail(value: unknown, path: string, losses: LossLog): FilePart['
 }
 
 /** `prompt_cache_breakpoint` is the Responses form of a prompt-cache marker. */
-function cacheControlOf(part: JsonRecord): CacheControl | undefined {
-  return isRecord(part.prompt_cache_breakpoint) ? { type: 'ephemeral' } : undefined;
+function cacheControlOf(part: JsonObject): CacheControl | undefined {
+  return isJsonObject(part.prompt_cache_breakpoint) ? { type: 'ephemeral' } : undefined;
 }
 
 function nonEmpty(value: unknown): boolean {

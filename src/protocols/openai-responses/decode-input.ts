@@ -1,9 +1,8 @@
 import type { FilePart, Message, Part, Role, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import { setOwnMember } from '../wire-json.js';
+import { setOwnMember, isJsonObject, withoutKeys, asString, type JsonObject } from '../wire-json.js';
 import { decodeContentPart } from './decode-content-part.js';
-import { fieldError, requireString } from './field-error.js';
-import { isRecord, otherMembers, readString, type JsonRecord } from './json-values.js';
+import { fieldError, requireString } from '../invalid-request-error.js';
 import { decodeReasoningItem } from './reasoning-item.js';
 import { rawItem, type RequestItemDetail } from './responses-extensions.js';
 
@@ -28,7 +27,7 @@ export function decodeInput(options: {
   const systemRoles: ('system' | 'developer')[] = [];
   input.forEach((item, index) => {
     const path = `input[${index}]`;
-    if (!isRecord(item)) throw fieldError({ field: path, value: item, expected: 'an object' });
+    if (!isJsonObject(item)) throw fieldError({ field: path, value: item, expected: 'an object' });
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
     switch (type) {
       case 'message': {
@@ -56,7 +55,7 @@ export function decodeInput(options: {
             arguments: requireString(item.arguments, `${path}.arguments`),
           },
         ]);
-        const rest = otherMembers(item, ['type', 'call_id', 'name', 'arguments']);
+        const rest = withoutKeys(item, ['type', 'call_id', 'name', 'arguments']);
         if (rest) setOwnMember((detail.functionCalls ??= {}), callId, rest);
         break;
       }
@@ -64,7 +63,7 @@ export function decodeInput(options: {
         const callId = requireString(item.call_id, `${path}.call_id`);
         const content = decodeOutput(item.output, `${path}.output`, losses);
         messages.join('tool', [{ type: 'tool-result', toolCallId: callId, content }]);
-        const rest = otherMembers(item, ['type', 'call_id', 'output']);
+        const rest = withoutKeys(item, ['type', 'call_id', 'output']);
         if (rest) setOwnMember((detail.functionCallOutputs ??= {}), callId, rest);
         break;
       }
@@ -72,16 +71,16 @@ export function decodeInput(options: {
         messages.join('assistant', [decodeReasoningItem(item)]);
         break;
       default:
-        messages.join(roleOfUnknownItem(readString(type)), [rawItem(item)]);
+        messages.join(roleOfUnknownItem(asString(type)), [rawItem(item)]);
     }
   });
   if (systemRoles.includes('developer')) detail.systemRoles = systemRoles;
   return messages.list;
 }
 
-function decodeMessageContent(item: JsonRecord, path: string, losses: LossLog): Part[] {
+function decodeMessageContent(item: JsonObject, path: string, losses: LossLog): Part[] {
   // Members of the item besides role and content (id, status, phase) ride on its text parts.
-  const itemMembers = otherMembers(item, ['type', 'role', 'content']);
+  const itemMembers = withoutKeys(item, ['type', 'role', 'content']);
   const { content } = item;
   let parts: Part[];
   if (typeof content === 'string') {

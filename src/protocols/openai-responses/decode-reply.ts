@@ -5,7 +5,7 @@ import { emptyUsage } from '../../ir/usage.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import { decodeContentPart } from './decode-content-part.js';
-import { asArray, asRecord, isRecord, otherMembers, readNumber, readString } from './json-values.js';
+import { asArray, membersOf, isJsonObject, withoutKeys, asFiniteNumber, asString } from '../wire-json.js';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
 import { decodeReasoningItem } from './reasoning-item.js';
 import { PROTOCOL, rawItem } from './responses-extensions.js';
@@ -30,7 +30,7 @@ const REPLY_FIELDS = [
  * hosted tool calls) travel whole as raw parts, web searches also counted in the usage.
  */
 export function decodeOpenAIResponsesReply(body: unknown, losses: LossLog): CanonicalReply {
-  if (!isRecord(body) || !Array.isArray(body.output)) {
+  if (!isJsonObject(body) || !Array.isArray(body.output)) {
     throw new GatewayError('upstream_unreachable', {
       detail: 'the upstream reply is not a Responses response object',
     });
@@ -39,7 +39,7 @@ export function decodeOpenAIResponsesReply(body: unknown, losses: LossLog): Cano
   let hasFunctionCalls = false;
   let webSearchCalls = 0;
   body.output.forEach((item, index) => {
-    if (!isRecord(item)) {
+    if (!isJsonObject(item)) {
       losses.dropped(`output[${index}]`, 'an output item that is not an object');
       return;
     }
@@ -54,9 +54,9 @@ export function decodeOpenAIResponsesReply(body: unknown, losses: LossLog): Cano
         hasFunctionCalls = true;
         parts.push({
           type: 'tool-call',
-          id: readString(item.call_id) ?? readString(item.id) ?? `call_${index}`,
-          name: readString(item.name) ?? '',
-          arguments: readString(item.arguments) ?? '',
+          id: asString(item.call_id) ?? asString(item.id) ?? `call_${index}`,
+          name: asString(item.name) ?? '',
+          arguments: asString(item.arguments) ?? '',
         });
         break;
       default:
@@ -66,15 +66,15 @@ export function decodeOpenAIResponsesReply(body: unknown, losses: LossLog): Cano
   });
   const usage = convertOpenAIResponsesUsage(body.usage) ?? { ...emptyUsage(), raw: body.usage };
   usage.webSearchCalls = webSearchCalls;
-  const kept = otherMembers(body, REPLY_FIELDS);
+  const kept = withoutKeys(body, REPLY_FIELDS);
   return {
-    id: readString(body.id) ?? '',
-    model: readString(body.model) ?? '',
-    created: readNumber(body.created_at) ?? 0,
+    id: asString(body.id) ?? '',
+    model: asString(body.model) ?? '',
+    created: asFiniteNumber(body.created_at) ?? 0,
     parts,
     finishReason: mapOpenAIResponsesFinishReason({
-      status: readString(body.status),
-      incompleteReason: readString(asRecord(body.incomplete_details).reason),
+      status: asString(body.status),
+      incompleteReason: asString(membersOf(body.incomplete_details).reason),
       hasFunctionCalls,
     }),
     usage,
@@ -84,7 +84,7 @@ export function decodeOpenAIResponsesReply(body: unknown, losses: LossLog): Cano
 
 /** Message content, leniently: a malformed entry is dropped with the loss recorded, not fatal. */
 function decodeMessageItem(item: Record<string, unknown>, path: string, losses: LossLog): Part[] {
-  const id = readString(item.id);
+  const id = asString(item.id);
   const parts: Part[] = [];
   asArray(item.content).forEach((content, index) => {
     const contentPath = `${path}.content[${index}]`;

@@ -4,8 +4,8 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { DecodeRequestContext } from '../protocol-codec.js';
 import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { fieldError, requireString } from './field-error.js';
-import { count, isRecord, otherMembers, readString, type JsonRecord } from './json-values.js';
+import { fieldError, requireString } from '../invalid-request-error.js';
+import { asCount, isJsonObject, withoutKeys, asString, type JsonObject } from '../wire-json.js';
 import { ITEM_DETAIL_KEY, PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
 
 /** Body fields with a canonical counterpart; every other field is kept verbatim in the extensions. */
@@ -41,10 +41,10 @@ export function decodeOpenAIResponsesRequest(
   body: Record<string, unknown>,
   context: DecodeRequestContext,
 ): CanonicalRequest {
-  const model = readString(body.model) || context.model;
+  const model = asString(body.model) || context.model;
   if (!model) throw new GatewayError('model_missing');
   const detail: RequestItemDetail = {};
-  const extension: JsonRecord = otherMembers(body, MAPPED_FIELDS) ?? {};
+  const extension: JsonObject = withoutKeys(body, MAPPED_FIELDS) ?? {};
   const request: CanonicalRequest = {
     model,
     system: decodeInstructions(body.instructions, extension),
@@ -76,7 +76,7 @@ export function decodeOpenAIResponsesRequest(
   return request;
 }
 
-function decodeInstructions(instructions: unknown, extension: JsonRecord): Part[] {
+function decodeInstructions(instructions: unknown, extension: JsonObject): Part[] {
   if (instructions === undefined || instructions === null) return [];
   if (typeof instructions === 'string') return [{ type: 'text', text: instructions }];
   // A stored prompt's instructions can be a list of items: kept as they are.
@@ -95,9 +95,10 @@ const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 const SUMMARIES = new Set(['auto', 'concise', 'detailed']);
 
 /** `reasoning: { effort, summary }` (https://platform.openai.com/docs/api-reference/responses/create#responses-create-reasoning). */
-function decodeReasoning(reasoning: unknown, extension: JsonRecord): ReasoningOptions | undefined {
+function decodeReasoning(reasoning: unknown, extension: JsonObject): ReasoningOptions | undefined {
   if (reasoning === undefined || reasoning === null) return undefined;
-  if (!isRecord(reasoning)) throw fieldError({ field: 'reasoning', value: reasoning, expected: 'an object' });
+  if (!isJsonObject(reasoning))
+    throw fieldError({ field: 'reasoning', value: reasoning, expected: 'an object' });
   const options: ReasoningOptions = {};
   const mapped: string[] = [];
   if (typeof reasoning.effort === 'string' && EFFORTS.has(reasoning.effort)) {
@@ -109,30 +110,30 @@ function decodeReasoning(reasoning: unknown, extension: JsonRecord): ReasoningOp
     options.includeThoughts = true;
     mapped.push('summary');
   }
-  const rest = otherMembers(reasoning, mapped);
+  const rest = withoutKeys(reasoning, mapped);
   if (rest) extension.reasoning = rest;
   return Object.keys(options).length > 0 ? options : undefined;
 }
 
 /** `text.format` (https://platform.openai.com/docs/guides/structured-outputs); `verbosity` and the like stay verbatim. */
-function decodeText(text: unknown, extension: JsonRecord): ResponseFormat | undefined {
+function decodeText(text: unknown, extension: JsonObject): ResponseFormat | undefined {
   if (text === undefined || text === null) return undefined;
-  if (!isRecord(text)) throw fieldError({ field: 'text', value: text, expected: 'an object' });
+  if (!isJsonObject(text)) throw fieldError({ field: 'text', value: text, expected: 'an object' });
   const format = decodeFormat(text.format);
-  const rest = otherMembers(text, format ? ['format'] : []);
+  const rest = withoutKeys(text, format ? ['format'] : []);
   if (rest) extension.text = rest;
   return format;
 }
 
 function decodeFormat(format: unknown): ResponseFormat | undefined {
-  if (!isRecord(format)) return undefined;
+  if (!isJsonObject(format)) return undefined;
   switch (format.type) {
     case 'text':
       return { type: 'text' };
     case 'json_object':
       return { type: 'json-object' };
     case 'json_schema': {
-      if (!isRecord(format.schema)) {
+      if (!isJsonObject(format.schema)) {
         throw fieldError({ field: 'text.format.schema', value: format.schema, expected: 'an object' });
       }
       const decoded: ResponseFormat = {
@@ -150,7 +151,7 @@ function decodeFormat(format: unknown): ResponseFormat | undefined {
 }
 
 function optional<T>(
-  body: JsonRecord,
+  body: JsonObject,
   field: string,
   expected: string,
   check: (value: unknown) => value is T,
@@ -172,4 +173,4 @@ function assign<K extends keyof CanonicalRequest>(
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
-const isCount = (value: unknown): value is number => Number.isInteger(value) && count(value) !== undefined;
+const isCount = (value: unknown): value is number => Number.isInteger(value) && asCount(value) !== undefined;

@@ -5,7 +5,14 @@ import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import { asRecord, isRecord, parseJson, readNumber, readString, type JsonRecord } from './json-values.js';
+import {
+  membersOf,
+  isJsonObject,
+  parseJson,
+  asFiniteNumber,
+  asString,
+  type JsonObject,
+} from '../wire-json.js';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
 import { SUMMARY_SEPARATOR } from './reasoning-item.js';
 
@@ -35,26 +42,26 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   push(event: SseEvent): StreamEvent[] {
     if (this.ended) return [];
     const parsed = parseJson(event.data);
-    if (!parsed.ok || !isRecord(parsed.value)) {
+    if (!parsed.ok || !isJsonObject(parsed.value)) {
       this.ended = true;
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
     const data = parsed.value;
-    const type = readString(data.type) ?? event.event ?? '';
+    const type = asString(data.type) ?? event.event ?? '';
     const out: StreamEvent[] = [];
-    const response = isRecord(data.response) ? data.response : undefined;
+    const response = isJsonObject(data.response) ? data.response : undefined;
     this.ensureStarted(out, response);
     if (type === 'error') return this.fail(out, data);
-    const outputIndex = readNumber(data.output_index) ?? 0;
-    const contentIndex = readNumber(data.content_index) ?? 0;
+    const outputIndex = asFiniteNumber(data.output_index) ?? 0;
+    const contentIndex = asFiniteNumber(data.content_index) ?? 0;
     const textKey = `text:${outputIndex}:${contentIndex}`;
     switch (type) {
       case 'response.output_item.added':
-        this.itemAdded(out, outputIndex, asRecord(data.item));
+        this.itemAdded(out, outputIndex, membersOf(data.item));
         break;
       case 'response.output_item.done':
-        this.itemDone(out, outputIndex, asRecord(data.item));
+        this.itemDone(out, outputIndex, membersOf(data.item));
         break;
       case 'response.content_part.added':
         if (isTextPart(data.part)) this.open(out, textKey, 'text');
@@ -64,11 +71,11 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
         break;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        this.text(out, textKey, readString(data.delta) ?? '');
+        this.text(out, textKey, asString(data.delta) ?? '');
         break;
       case 'response.output_text.done':
       case 'response.refusal.done':
-        this.completeText(out, textKey, readString(data.text) ?? readString(data.refusal));
+        this.completeText(out, textKey, asString(data.text) ?? asString(data.refusal));
         break;
       case 'response.reasoning_summary_part.added': {
         const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
@@ -80,22 +87,22 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
-        const delta = readString(data.delta) ?? '';
+        const delta = asString(data.delta) ?? '';
         if (delta !== '') out.push({ type: 'reasoning-delta', index: block.index, text: delta });
         break;
       }
       case 'response.function_call_arguments.delta':
-        this.argumentsDelta(out, outputIndex, readString(data.delta) ?? '');
+        this.argumentsDelta(out, outputIndex, asString(data.delta) ?? '');
         break;
       case 'response.function_call_arguments.done':
-        this.completeArguments(out, outputIndex, readString(data.arguments));
+        this.completeArguments(out, outputIndex, asString(data.arguments));
         break;
       case 'response.completed':
       case 'response.incomplete':
         this.finish(out, response ?? {});
         break;
       case 'response.failed':
-        return this.fail(out, asRecord(response?.error));
+        return this.fail(out, membersOf(response?.error));
       case 'response.output_text.annotation.added':
         this.losses.dropped(
           `output[${outputIndex}].content[${contentIndex}].annotations`,
@@ -123,29 +130,29 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private ensureStarted(out: StreamEvent[], response: JsonRecord | undefined): void {
+  private ensureStarted(out: StreamEvent[], response: JsonObject | undefined): void {
     if (this.started) return;
     this.started = true;
     out.push({
       type: 'response-start',
-      id: readString(response?.id) ?? '',
-      model: readString(response?.model) ?? '',
-      created: readNumber(response?.created_at) ?? 0,
+      id: asString(response?.id) ?? '',
+      model: asString(response?.model) ?? '',
+      created: asFiniteNumber(response?.created_at) ?? 0,
     });
   }
 
-  private itemAdded(out: StreamEvent[], outputIndex: number, item: JsonRecord): void {
+  private itemAdded(out: StreamEvent[], outputIndex: number, item: JsonObject): void {
     switch (item.type) {
       case 'message':
         return;
       case 'reasoning': {
-        const encrypted = readString(item.encrypted_content);
+        const encrypted = asString(item.encrypted_content);
         if (encrypted !== undefined) this.open(out, `reasoning:${outputIndex}`, 'reasoning', encrypted);
         return;
       }
       case 'function_call': {
         const block = this.openToolCall(out, outputIndex, item);
-        const initial = readString(item.arguments) ?? '';
+        const initial = asString(item.arguments) ?? '';
         if (initial !== '' && block.kind === 'tool-call') {
           block.arguments = initial;
           out.push({ type: 'tool-call-delta', index: block.index, argumentsDelta: initial });
@@ -165,10 +172,10 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   }
 
   /** An item's end closes its blocks; reasoning that streamed no summary shows up here for the first time. */
-  private itemDone(out: StreamEvent[], outputIndex: number, item: JsonRecord): void {
+  private itemDone(out: StreamEvent[], outputIndex: number, item: JsonObject): void {
     if (item.type === 'reasoning') {
       const key = `reasoning:${outputIndex}`;
-      const encrypted = readString(item.encrypted_content);
+      const encrypted = asString(item.encrypted_content);
       const block = this.blocks.get(key);
       if (!block && encrypted !== undefined) this.open(out, key, 'reasoning', encrypted);
       else if (block?.kind === 'reasoning' && encrypted !== undefined && !block.withData) {
@@ -178,7 +185,7 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
         );
       }
     }
-    if (item.type === 'function_call') this.completeArguments(out, outputIndex, readString(item.arguments));
+    if (item.type === 'function_call') this.completeArguments(out, outputIndex, asString(item.arguments));
     for (const key of [...this.blocks.keys()]) {
       if (
         key === `reasoning:${outputIndex}` ||
@@ -210,15 +217,15 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     return block;
   }
 
-  private openToolCall(out: StreamEvent[], outputIndex: number, item: JsonRecord): Block {
+  private openToolCall(out: StreamEvent[], outputIndex: number, item: JsonObject): Block {
     const key = `tool:${outputIndex}`;
     const existing = this.blocks.get(key);
     if (existing) return existing;
     this.hasFunctionCalls = true;
     const block: Block = { kind: 'tool-call', index: this.nextIndex++, arguments: '' };
     this.blocks.set(key, block);
-    const id = readString(item.call_id) ?? readString(item.id) ?? `call_${outputIndex}`;
-    out.push({ type: 'tool-call-start', index: block.index, id, name: readString(item.name) ?? '' });
+    const id = asString(item.call_id) ?? asString(item.id) ?? `call_${outputIndex}`;
+    out.push({ type: 'tool-call-start', index: block.index, id, name: asString(item.name) ?? '' });
     return block;
   }
 
@@ -278,11 +285,11 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     for (const key of [...this.blocks.keys()]) this.close(out, key);
   }
 
-  private finish(out: StreamEvent[], response: JsonRecord): void {
+  private finish(out: StreamEvent[], response: JsonObject): void {
     this.closeAll(out);
     const finishReason = mapOpenAIResponsesFinishReason({
-      status: readString(response.status),
-      incompleteReason: readString(asRecord(response.incomplete_details).reason),
+      status: asString(response.status),
+      incompleteReason: asString(membersOf(response.incomplete_details).reason),
       hasFunctionCalls: this.hasFunctionCalls,
     });
     const usage = this.usageOf(response.usage);
@@ -295,9 +302,9 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     return usage ? { ...usage, webSearchCalls: this.webSearchCalls } : undefined;
   }
 
-  private fail(out: StreamEvent[], error: JsonRecord): StreamEvent[] {
-    const message = readString(error.message) ?? 'The upstream response failed.';
-    const code = readString(error.code);
+  private fail(out: StreamEvent[], error: JsonObject): StreamEvent[] {
+    const message = asString(error.message) ?? 'The upstream response failed.';
+    const code = asString(error.code);
     out.push(code === undefined ? { type: 'error', message } : { type: 'error', message, code });
     this.ended = true;
     return out;
@@ -306,5 +313,5 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
 
 /** Message content parts that carry text (reasoning_text parts stream into the reasoning block instead). */
 function isTextPart(part: unknown): boolean {
-  return isRecord(part) && (part.type === 'output_text' || part.type === 'refusal');
+  return isJsonObject(part) && (part.type === 'output_text' || part.type === 'refusal');
 }

@@ -1,7 +1,6 @@
 import type { FunctionTool, Tool, ToolChoice } from '../../ir/request.js';
-import { setOwnMember } from '../wire-json.js';
-import { fieldError } from './field-error.js';
-import { isRecord, otherMembers, readBoolean, readString } from './json-values.js';
+import { setOwnMember, isJsonObject, withoutKeys, asBoolean, asString } from '../wire-json.js';
+import { fieldError } from '../invalid-request-error.js';
 import { PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
 
 /** Hosted web search in its dated and preview spellings (https://platform.openai.com/docs/guides/tools-web-search). */
@@ -21,10 +20,10 @@ export function decodeTools(tools: unknown, detail: RequestItemDetail): Tool[] {
   if (tools === undefined || tools === null) return [];
   if (!Array.isArray(tools)) throw fieldError({ field: 'tools', value: tools, expected: 'an array' });
   return tools.map((tool, index): Tool => {
-    if (!isRecord(tool) || typeof tool.type !== 'string') {
+    if (!isJsonObject(tool) || typeof tool.type !== 'string') {
       throw fieldError({
         field: `tools[${index}].type`,
-        value: isRecord(tool) ? tool.type : tool,
+        value: isJsonObject(tool) ? tool.type : tool,
         expected: 'a tool type',
       });
     }
@@ -36,19 +35,19 @@ export function decodeTools(tools: unknown, detail: RequestItemDetail): Tool[] {
         value: tool,
       };
     }
-    const name = readString(tool.name);
+    const name = asString(tool.name);
     if (name === undefined)
       throw fieldError({ field: `tools[${index}].name`, value: tool.name, expected: 'a string' });
     const decoded: FunctionTool = {
       type: 'function',
       name,
-      parameters: isRecord(tool.parameters) ? tool.parameters : {},
+      parameters: isJsonObject(tool.parameters) ? tool.parameters : {},
     };
-    const description = readString(tool.description);
+    const description = asString(tool.description);
     if (description !== undefined) decoded.description = description;
-    const strict = readBoolean(tool.strict);
+    const strict = asBoolean(tool.strict);
     if (strict !== undefined) decoded.strict = strict;
-    const rest = otherMembers(tool, ['type', 'name', 'description', 'parameters', 'strict']);
+    const rest = withoutKeys(tool, ['type', 'name', 'description', 'parameters', 'strict']);
     if (rest) setOwnMember((detail.functionTools ??= {}), name, rest);
     return decoded;
   });
@@ -60,7 +59,7 @@ export function decodeTools(tools: unknown, detail: RequestItemDetail): Tool[] {
  */
 export function decodeToolChoice(choice: unknown): ToolChoice | undefined {
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
-  if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string') {
+  if (isJsonObject(choice) && choice.type === 'function' && typeof choice.name === 'string') {
     return { type: 'tool', name: choice.name };
   }
   return undefined;

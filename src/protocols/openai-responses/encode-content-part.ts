@@ -1,7 +1,7 @@
 import type { FilePart, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { formatDataUrl } from '../data-url.js';
-import type { JsonRecord } from './json-values.js';
+import type { JsonObject } from '../wire-json.js';
 import { partDetail } from './responses-extensions.js';
 
 export interface EncodeContext {
@@ -11,17 +11,17 @@ export interface EncodeContext {
 }
 
 /** A text part as input content (user, system, developer messages and tool outputs). */
-export function encodeInputText(part: TextPart, path: string, context: EncodeContext): JsonRecord {
+export function encodeInputText(part: TextPart, path: string, context: EncodeContext): JsonObject {
   return withCacheBreakpoint({ type: 'input_text', text: part.text }, part, path, context);
 }
 
 /** A text part of an assistant message: `output_text` with its annotations, or a `refusal`. */
-export function encodeOutputText(part: TextPart, path: string, context: EncodeContext): JsonRecord {
+export function encodeOutputText(part: TextPart, path: string, context: EncodeContext): JsonObject {
   const detail = partDetail(part.extensions);
   if (part.cacheControl)
     context.losses.dropped(`${path}.cache_control`, 'Responses has no cache marker on output text');
   if (detail?.refusal === true) return { type: 'refusal', refusal: part.text };
-  const content: JsonRecord = {
+  const content: JsonObject = {
     type: 'output_text',
     text: part.text,
     annotations: Array.isArray(detail?.annotations) ? detail.annotations : [],
@@ -39,10 +39,10 @@ export function encodeInputFile(
   part: FilePart,
   path: string,
   context: EncodeContext,
-): JsonRecord | undefined {
+): JsonObject | undefined {
   const { source } = part;
   if (part.mediaType.startsWith('image/')) {
-    const image: JsonRecord = { type: 'input_image' };
+    const image: JsonObject = { type: 'input_image' };
     if (source.kind === 'url') image.image_url = source.url;
     else if (source.kind === 'base64')
       image.image_url = formatDataUrl({ mediaType: part.mediaType, data: source.data });
@@ -56,7 +56,7 @@ export function encodeInputFile(
     context.losses.dropped(path, `Responses accepts no ${part.mediaType} input`);
     return undefined;
   }
-  const file: JsonRecord = { type: 'input_file' };
+  const file: JsonObject = { type: 'input_file' };
   if (source.kind === 'url') file.file_url = source.url;
   else if (source.kind === 'base64')
     file.file_data = formatDataUrl({ mediaType: part.mediaType, data: source.data });
@@ -71,11 +71,11 @@ export function encodeInputFile(
 }
 
 function withCacheBreakpoint(
-  content: JsonRecord,
+  content: JsonObject,
   part: TextPart | FilePart,
   path: string,
   context: EncodeContext,
-): JsonRecord {
+): JsonObject {
   if (!part.cacheControl) return content;
   // `prompt_cache_breakpoint` only means something to a client that chose explicit caching itself.
   if (context.sameProtocol) return { ...content, prompt_cache_breakpoint: { mode: 'explicit' } };

@@ -5,7 +5,7 @@ import {
   encodeOutputText,
   type EncodeContext,
 } from './encode-content-part.js';
-import { isRecord, type JsonRecord } from './json-values.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 import { encodeReasoningItem } from './reasoning-item.js';
 import { partDetail, PROTOCOL, readRawValue, type RequestItemDetail } from './responses-extensions.js';
 
@@ -21,9 +21,9 @@ export function encodeInput(options: {
   messages: Message[];
   detail: RequestItemDetail;
   context: EncodeContext;
-}): JsonRecord[] {
+}): JsonObject[] {
   const { messages, detail, context } = options;
-  const items: JsonRecord[] = [];
+  const items: JsonObject[] = [];
   let systemIndex = 0;
   messages.forEach((message, messageIndex) => {
     const path = `messages[${messageIndex}]`;
@@ -53,7 +53,7 @@ function encodePart(options: {
   part: Part;
   path: string;
   builder: MessageItemBuilder;
-  items: JsonRecord[];
+  items: JsonObject[];
   detail: RequestItemDetail;
   context: EncodeContext;
   messageRole: Message['role'];
@@ -120,7 +120,7 @@ function encodePart(options: {
 function encodeReasoning(
   part: ReasoningPart,
   path: string,
-  items: JsonRecord[],
+  items: JsonObject[],
   context: EncodeContext,
 ): void {
   if (!partDetail(part.extensions)) {
@@ -137,13 +137,13 @@ function encodeToolResult(
   path: string,
   detail: RequestItemDetail,
   context: EncodeContext,
-): JsonRecord {
+): JsonObject {
   const { losses } = context;
   if (part.isError) losses.dropped(`${path}.is_error`, 'Responses function call outputs carry no error flag');
   if (part.cacheControl)
     losses.dropped(`${path}.cache_control`, 'Responses has no cache marker on tool results');
   const [first] = part.content;
-  let output: string | JsonRecord[];
+  let output: string | JsonObject[];
   if (part.content.length === 1 && first?.type === 'text' && !first.cacheControl) {
     output = first.text;
   } else {
@@ -154,7 +154,7 @@ function encodeToolResult(
         content.type === 'text'
           ? encodeInputText(content, contentPath, context)
           : encodeInputFile(content, contentPath, context);
-      if (encoded) (output as JsonRecord[]).push(encoded);
+      if (encoded) (output as JsonObject[]).push(encoded);
     });
     if (part.content.length === 0) output = '';
   }
@@ -171,20 +171,20 @@ function encodeToolResult(
  * (their recorded item members differ) start a new item, so such items come back as they were.
  */
 class MessageItemBuilder {
-  private content: JsonRecord[] = [];
+  private content: JsonObject[] = [];
   private texts: TextPart[] = [];
-  private item: JsonRecord | undefined;
+  private item: JsonObject | undefined;
   private itemKey: string | undefined;
 
   constructor(
     private readonly role: WireRole,
-    private readonly items: JsonRecord[],
+    private readonly items: JsonObject[],
     private readonly context: EncodeContext,
   ) {}
 
   addText(part: TextPart, path: string): void {
     const item = partDetail(part.extensions)?.item;
-    const members = isRecord(item) ? item : undefined;
+    const members = isJsonObject(item) ? item : undefined;
     const key = members ? JSON.stringify(members) : undefined;
     if (this.texts.length > 0 && key !== this.itemKey) this.flush();
     this.item = members;
@@ -197,7 +197,7 @@ class MessageItemBuilder {
     this.texts.push(part);
   }
 
-  addContent(content: JsonRecord): void {
+  addContent(content: JsonObject): void {
     this.content.push(content);
   }
 

@@ -2,7 +2,7 @@ import type { ReasoningPart, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalReply } from '../../ir/reply.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import { isRecord, readString, type JsonRecord } from './json-values.js';
+import { isJsonObject, asString, type JsonObject } from '../wire-json.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
 import { encodeReasoningItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
@@ -16,16 +16,16 @@ import { partDetail, PROTOCOL, readRawValue } from './responses-extensions.js';
  * `incomplete_details` for length and content filter). Ids are the upstream's when they are
  * Responses ids, else derived from the reply id.
  */
-export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): JsonRecord {
+export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): JsonObject {
   const id = toResponseId(reply.id);
-  const output: JsonRecord[] = [];
+  const output: JsonObject[] = [];
   const itemId = (prefix: 'msg_' | 'fc_' | 'rs_') =>
     deriveItemId({ prefix, responseId: id, outputIndex: output.length });
-  let message: { key: string | undefined; item: JsonRecord; content: JsonRecord[] } | undefined;
+  let message: { key: string | undefined; item: JsonObject; content: JsonObject[] } | undefined;
   // Text joins the open message item unless it recorded a different item of its own.
   const messageFor = (recorded: string | undefined) => {
     if (message && (recorded === undefined || recorded === message.key)) return message;
-    const content: JsonRecord[] = [];
+    const content: JsonObject[] = [];
     message = {
       key: recorded,
       item: messageItem({ id: recorded ?? itemId('msg_'), status: 'completed', content }),
@@ -95,10 +95,10 @@ export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLo
 /** The message item id a text part recorded, when it came from a Responses reply. */
 function recordedId(part: TextPart): string | undefined {
   const item = partDetail(part.extensions)?.item;
-  return isRecord(item) ? readString(item.id) : undefined;
+  return isJsonObject(item) ? asString(item.id) : undefined;
 }
 
-function encodeText(part: TextPart): JsonRecord {
+function encodeText(part: TextPart): JsonObject {
   const detail = partDetail(part.extensions);
   if (detail?.refusal === true) return { type: 'refusal', refusal: part.text };
   const content = outputText(part.text);
@@ -107,7 +107,7 @@ function encodeText(part: TextPart): JsonRecord {
   return content;
 }
 
-function encodeReasoning(part: ReasoningPart, id: string, path: string, losses: LossLog): JsonRecord {
+function encodeReasoning(part: ReasoningPart, id: string, path: string, losses: LossLog): JsonObject {
   if (part.signature !== undefined)
     losses.dropped(`${path}.signature`, 'Responses reasoning carries no signature');
   return encodeReasoningItem(part, id);

@@ -9,7 +9,7 @@ import type { EncodeRequestOptions } from '../protocol-codec.js';
 import type { EncodeContext } from './encode-content-part.js';
 import { encodeInput } from './encode-input.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
-import { isRecord, type JsonRecord } from './json-values.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 import { ITEM_DETAIL_KEY, PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
 
 /** The API rejects smaller output caps (`max_output_tokens` must be at least 16). */
@@ -32,7 +32,7 @@ export function encodeOpenAIResponsesRequest(
   const context: EncodeContext = { losses: options.losses, sameProtocol: extension !== undefined };
   const detail = readItemDetail(extension);
   const { losses } = context;
-  const body: JsonRecord = { model: request.model };
+  const body: JsonObject = { model: request.model };
 
   const instructions = encodeInstructions(request.system, context);
   if (instructions !== undefined) body.instructions = instructions;
@@ -78,9 +78,9 @@ export function encodeOpenAIResponsesRequest(
   return body;
 }
 
-function readItemDetail(extension: JsonRecord | undefined): RequestItemDetail {
+function readItemDetail(extension: JsonObject | undefined): RequestItemDetail {
   const detail = extension?.[ITEM_DETAIL_KEY];
-  return isRecord(detail) ? (detail as RequestItemDetail) : {};
+  return isJsonObject(detail) ? (detail as RequestItemDetail) : {};
 }
 
 /** Responses has one instruction string: text parts are joined, anything else is dropped. */
@@ -110,7 +110,7 @@ function encodeInstructions(system: Part[], context: EncodeContext): string | un
 }
 
 /** A lone user text is sent as the string form of `input`. */
-function asShortInput(items: JsonRecord[]): string | undefined {
+function asShortInput(items: JsonObject[]): string | undefined {
   const [only] = items;
   if (items.length !== 1 || !only || only.role !== 'user' || typeof only.content !== 'string')
     return undefined;
@@ -134,8 +134,8 @@ function encodeReasoning(
   options: ReasoningOptions | undefined,
   kept: unknown,
   context: EncodeContext,
-): JsonRecord | undefined {
-  const reasoning: JsonRecord = isRecord(kept) ? { ...kept } : {};
+): JsonObject | undefined {
+  const reasoning: JsonObject = isJsonObject(kept) ? { ...kept } : {};
   if (options?.effort !== undefined) reasoning.effort = options.effort;
   else if (options?.budgetTokens !== undefined) {
     reasoning.effort = effortForBudget(options.budgetTokens);
@@ -157,13 +157,13 @@ function effortForBudget(budget: number): ReasoningEffort {
 }
 
 /** `text.format` (https://platform.openai.com/docs/guides/structured-outputs), beside any kept `text` members. */
-function encodeText(format: ResponseFormat | undefined, kept: unknown): JsonRecord | undefined {
-  const text: JsonRecord = isRecord(kept) ? { ...kept } : {};
+function encodeText(format: ResponseFormat | undefined, kept: unknown): JsonObject | undefined {
+  const text: JsonObject = isJsonObject(kept) ? { ...kept } : {};
   if (format) text.format = encodeFormat(format);
   return Object.keys(text).length > 0 ? text : undefined;
 }
 
-function encodeFormat(format: ResponseFormat): JsonRecord {
+function encodeFormat(format: ResponseFormat): JsonObject {
   const type = format.type;
   switch (type) {
     case 'text':
@@ -171,7 +171,7 @@ function encodeFormat(format: ResponseFormat): JsonRecord {
     case 'json-object':
       return { type: 'json_object' };
     case 'json-schema': {
-      const wire: JsonRecord = { type: 'json_schema', name: format.name, schema: format.schema };
+      const wire: JsonObject = { type: 'json_schema', name: format.name, schema: format.schema };
       if (format.strict !== undefined) wire.strict = format.strict;
       if (format.description !== undefined) wire.description = format.description;
       return wire;

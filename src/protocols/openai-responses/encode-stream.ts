@@ -5,7 +5,7 @@ import { emptyUsage, type Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import type { JsonRecord } from './json-values.js';
+import type { JsonObject } from '../wire-json.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
@@ -13,7 +13,7 @@ import { deriveItemId, toResponseId } from './responses-ids.js';
 interface MessageState {
   outputIndex: number;
   id: string;
-  content: JsonRecord[];
+  content: JsonObject[];
   openParts: number;
   /** No more text parts join it: another item began after it. */
   sealed: boolean;
@@ -48,7 +48,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private sequence = 0;
   private responseId = '';
   private created = 0;
-  private readonly output: JsonRecord[] = [];
+  private readonly output: JsonObject[] = [];
   private readonly blocks = new Map<number, Block>();
   private message: MessageState | undefined;
   private usage: Usage | undefined;
@@ -283,19 +283,19 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     );
   }
 
-  private addItem(out: string[], item: JsonRecord): void {
+  private addItem(out: string[], item: JsonObject): void {
     const outputIndex = this.output.length;
     this.output.push(item);
     this.emit(out, 'response.output_item.added', { output_index: outputIndex, item });
   }
 
-  private itemDone(out: string[], outputIndex: number, item: JsonRecord): void {
+  private itemDone(out: string[], outputIndex: number, item: JsonObject): void {
     this.output[outputIndex] = item;
     this.emit(out, 'response.output_item.done', { output_index: outputIndex, item });
   }
 
-  private reasoningItem(block: Extract<Block, { kind: 'reasoning' }>): JsonRecord {
-    const item: JsonRecord = { id: block.id, type: 'reasoning', summary: [] };
+  private reasoningItem(block: Extract<Block, { kind: 'reasoning' }>): JsonObject {
+    const item: JsonObject = { id: block.id, type: 'reasoning', summary: [] };
     if (block.text !== '') item.summary = [{ type: 'summary_text', text: block.text }];
     if (block.redactedData !== undefined) item.encrypted_content = block.redactedData;
     return item;
@@ -304,7 +304,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private callItem(
     block: Extract<Block, { kind: 'tool-call' }>,
     status: 'in_progress' | 'completed',
-  ): JsonRecord {
+  ): JsonObject {
     return functionCallItem({
       id: block.id,
       status,
@@ -354,7 +354,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private response(
     ending: Parameters<typeof buildResponseObject>[0]['ending'],
     usage: Parameters<typeof buildResponseObject>[0]['usage'],
-  ): JsonRecord {
+  ): JsonObject {
     return buildResponseObject({
       id: this.responseId,
       model: this.options.model,
@@ -369,7 +369,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     return { item_id: message.id, output_index: message.outputIndex };
   }
 
-  private emit(out: string[], type: string, data: JsonRecord): void {
+  private emit(out: string[], type: string, data: JsonObject): void {
     const payload = { type, sequence_number: this.sequence++, ...data };
     out.push(formatSseEvent({ event: type, data: JSON.stringify(payload) }));
   }

@@ -1,6 +1,6 @@
 import type { Tool, ToolChoice } from '../../ir/request.js';
 import type { EncodeContext } from './encode-content-part.js';
-import type { JsonRecord } from './json-values.js';
+import type { JsonObject } from '../wire-json.js';
 import { PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
 
 /**
@@ -12,15 +12,15 @@ export function encodeTools(options: {
   tools: Tool[];
   detail: RequestItemDetail;
   context: EncodeContext;
-}): JsonRecord[] {
+}): JsonObject[] {
   const { tools, detail, context } = options;
-  const encoded: JsonRecord[] = [];
+  const encoded: JsonObject[] = [];
   tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
     const type = tool.type;
     switch (type) {
       case 'function': {
-        const wire: JsonRecord = { type: 'function', name: tool.name };
+        const wire: JsonObject = { type: 'function', name: tool.name };
         if (tool.description !== undefined) wire.description = tool.description;
         wire.parameters = tool.parameters;
         if (tool.strict !== undefined) wire.strict = tool.strict;
@@ -55,7 +55,7 @@ export function encodeTools(options: {
 }
 
 /** `tool_choice`: a named tool is a function choice (https://platform.openai.com/docs/guides/function-calling#tool-choice). */
-export function encodeToolChoice(choice: ToolChoice): string | JsonRecord {
+export function encodeToolChoice(choice: ToolChoice): string | JsonObject {
   const type = choice.type;
   switch (type) {
     case 'auto':

@@ -2,8 +2,7 @@ import type { Usage } from '../../ir/usage.js';
 import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
-import { isJsonObject, parseJson } from '../wire-json.js';
-import { count } from './json-values.js';
+import { isJsonObject, parseJson, asCount } from '../wire-json.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 
 /** Events whose `response` carries the final usage (https://platform.openai.com/docs/api-reference/responses-streaming). */
@@ -23,7 +22,7 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
 
   isStream: (body) => body.stream === true,
 
-  outputCap: (body) => count(body.max_output_tokens),
+  outputCap: (body) => asCount(body.max_output_tokens),
 
   prepareRequest: (body, { upstreamModel }) => ({
     body: { ...body, model: upstreamModel },

@@ -1,5 +1,5 @@
 import type { OpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import type { JsonRecord } from './json-values.js';
+import type { JsonObject } from '../wire-json.js';
 import type { OpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
 
 /**
@@ -13,10 +13,10 @@ export function buildResponseObject(options: {
   model: string;
   created: number;
   ending: OpenAIResponsesEnding | { status: 'in_progress'; incomplete_details: null; error: null };
-  output: JsonRecord[];
+  output: JsonObject[];
   usage: OpenAIResponsesUsage | null;
-  kept?: JsonRecord;
-}): JsonRecord {
+  kept?: JsonObject;
+}): JsonObject {
   const { ending } = options;
   return {
     id: options.id,
@@ -47,7 +47,7 @@ export function buildResponseObject(options: {
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
-export function messageItem(options: { id: string; status: ItemStatus; content: JsonRecord[] }): JsonRecord {
+export function messageItem(options: { id: string; status: ItemStatus; content: JsonObject[] }): JsonObject {
   return {
     id: options.id,
     type: 'message',
@@ -57,7 +57,7 @@ export function messageItem(options: { id: string; status: ItemStatus; content: 
   };
 }
 
-export function outputText(text: string): JsonRecord {
+export function outputText(text: string): JsonObject {
   return { type: 'output_text', annotations: [], logprobs: [], text };
 }
 
@@ -67,7 +67,7 @@ export function functionCallItem(options: {
   callId: string;
   name: string;
   arguments: string;
-}): JsonRecord {
+}): JsonObject {
   return {
     id: options.id,
     type: 'function_call',

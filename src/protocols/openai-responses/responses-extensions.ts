@@ -1,5 +1,5 @@
 import type { Part } from '../../ir/content.js';
-import { isRecord, type JsonRecord } from './json-values.js';
+import { isJsonObject, type JsonObject } from '../wire-json.js';
 
 /** The protocol name, the key of this protocol's `extensions` and `raw` parts. */
 export const PROTOCOL = 'openai-responses';
@@ -15,17 +15,17 @@ export interface RequestItemDetail {
   /** Wire role of each `system`-role input message in order, kept when any of them was `developer`. */
   systemRoles?: ('system' | 'developer')[];
   /** Members of `function_call` items besides type, call_id, name and arguments (item id, status...), by call_id. */
-  functionCalls?: Record<string, JsonRecord>;
+  functionCalls?: Record<string, JsonObject>;
   /** Members of `function_call_output` items besides type, call_id and output, by call_id. */
-  functionCallOutputs?: Record<string, JsonRecord>;
+  functionCallOutputs?: Record<string, JsonObject>;
   /** Members of function tools besides type, name, description, parameters and strict, by tool name. */
-  functionTools?: Record<string, JsonRecord>;
+  functionTools?: Record<string, JsonObject>;
 }
 
 /** Part-level detail in `part.extensions['openai-responses']` of text parts. */
 export interface TextPartDetail {
   /** Members of the message item the text came from (id, status, phase), so it is rebuilt as one item. */
-  item?: JsonRecord;
+  item?: JsonObject;
   annotations?: unknown[];
   logprobs?: unknown[];
   /** The text was a `refusal` content part. */
@@ -41,29 +41,29 @@ export interface ReasoningPartDetail {
   /** `reasoning_text` content entries, verbatim. */
   content?: unknown[];
   /** Other members of the item (status...). */
-  rest?: JsonRecord;
+  rest?: JsonObject;
 }
 
 /** Raw parts of this protocol wrap either a whole input item or one content part of a message. */
-export type RawValue = { item: JsonRecord } | { content: JsonRecord };
+export type RawValue = { item: JsonObject } | { content: JsonObject };
 
-export function rawItem(item: JsonRecord): Part {
+export function rawItem(item: JsonObject): Part {
   return { type: 'raw', protocol: PROTOCOL, value: { item } satisfies RawValue };
 }
 
-export function rawContent(content: JsonRecord): Part {
+export function rawContent(content: JsonObject): Part {
   return { type: 'raw', protocol: PROTOCOL, value: { content } satisfies RawValue };
 }
 
 export function readRawValue(value: unknown): RawValue | undefined {
-  if (!isRecord(value)) return undefined;
-  if (isRecord(value.item)) return { item: value.item };
-  if (isRecord(value.content)) return { content: value.content };
+  if (!isJsonObject(value)) return undefined;
+  if (isJsonObject(value.item)) return { item: value.item };
+  if (isJsonObject(value.content)) return { content: value.content };
   return undefined;
 }
 
 /** This protocol's detail of a part, when the part came from this protocol. */
-export function partDetail(extensions: Record<string, unknown> | undefined): JsonRecord | undefined {
+export function partDetail(extensions: Record<string, unknown> | undefined): JsonObject | undefined {
   const detail = extensions?.[PROTOCOL];
-  return isRecord(detail) ? detail : undefined;
+  return isJsonObject(detail) ? detail : undefined;
 }

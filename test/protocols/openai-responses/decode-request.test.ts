@@ -3,7 +3,7 @@ import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { LossLog } from '../../../src/ir/loss.js';
 import type { CanonicalRequest } from '../../../src/ir/request.js';
 import { openAIResponsesCodec as codec } from '../../../src/protocols/openai-responses/codec.js';
-import { InvalidFieldError } from '../../../src/protocols/openai-responses/field-error.js';
+import { InvalidRequestError } from '../../../src/protocols/invalid-request-error.js';
 import { fixtureJson } from './sse-helpers.js';
 
 const decode = (body: Record<string, unknown>, losses = new LossLog()) =>
@@ -389,9 +389,9 @@ describe('decodeRequest: forms and edges', () => {
   });
 
   test.each([
-    [{ input: 42 }, InvalidFieldError, 'invalid field input: expected a string or an array'],
-    [{ input: ['text'] }, InvalidFieldError, 'invalid field input[0]: expected an object'],
-    [{ input: [{ role: 'robot', content: 'x' }] }, InvalidFieldError, 'invalid field input[0].role'],
+    [{ input: 42 }, InvalidRequestError, 'input must be a string or an array'],
+    [{ input: ['text'] }, InvalidRequestError, 'input[0] must be an object'],
+    [{ input: [{ role: 'robot', content: 'x' }] }, InvalidRequestError, 'input[0].role must be'],
     [{ input: [{ role: 'user' }] }, GatewayError, 'field input[0].content is required'],
     [
       { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
@@ -400,7 +400,7 @@ describe('decodeRequest: forms and edges', () => {
     ],
     [
       { input: [{ type: 'function_call_output', call_id: 'c', output: 7 }] },
-      InvalidFieldError,
+      InvalidRequestError,
       'input[0].output',
     ],
     [
@@ -409,8 +409,8 @@ describe('decodeRequest: forms and edges', () => {
       'image_url is required',
     ],
     [{ tools: [{ type: 'function' }] }, GatewayError, 'field tools[0].name is required'],
-    [{ temperature: 'hot' }, InvalidFieldError, 'invalid field temperature: expected a number'],
-    [{ max_output_tokens: 1.5 }, InvalidFieldError, 'max_output_tokens'],
+    [{ temperature: 'hot' }, InvalidRequestError, 'temperature must be a number'],
+    [{ max_output_tokens: 1.5 }, InvalidRequestError, 'max_output_tokens'],
     [
       { text: { format: { type: 'json_schema', schema: {} } } },
       GatewayError,
