@@ -33,13 +33,29 @@ export interface FilePart {
   cacheControl?: CacheControl;
 }
 
-/** Model reasoning. `signature` (Anthropic thinking, Gemini thought signature) must return unchanged. */
+/** The vendor whose servers issued an opaque token; only that vendor can read it back. */
+export type TokenIssuer = 'anthropic' | 'gemini' | 'openai';
+
+/**
+ * An opaque value a vendor issued: an Anthropic thinking signature or redacted thinking, a Gemini
+ * thought signature, OpenAI encrypted reasoning. It returns to its issuer byte for byte and is
+ * never forwarded to another vendor, which would refuse it.
+ */
+export interface IssuedToken {
+  issuer: TokenIssuer;
+  value: string;
+}
+
+/**
+ * Model reasoning. `signature` (Anthropic thinking signature, Gemini thought signature, OpenAI
+ * encrypted reasoning) must return to its issuer unchanged.
+ */
 export interface ReasoningPart {
   type: 'reasoning';
   text: string;
-  signature?: string;
-  /** Anthropic `redacted_thinking` data, or OpenAI `encrypted_content`. */
-  redactedData?: string;
+  signature?: IssuedToken;
+  /** Anthropic `redacted_thinking` data: reasoning that is only an opaque token, with no text. */
+  redactedData?: IssuedToken;
   /** Protocol-private detail such as an OpenAI reasoning item id. */
   extensions?: Record<string, unknown>;
 }
@@ -52,7 +68,7 @@ export interface ToolCallPart {
   /** Arguments as a JSON text, exactly as produced. */
   arguments: string;
   /** Gemini thought signature attached to a function call. */
-  signature?: string;
+  signature?: IssuedToken;
 }
 
 export interface ToolResultPart {

@@ -18,3 +18,14 @@ export interface CanonicalReply {
   usage: Usage;
   extensions: Record<string, Record<string, unknown>>;
 }
+
+/**
+ * The finish of a reply that holds tool calls: `tool-calls`, whatever the upstream said (OpenAI
+ * says `stop` for a forced function call), with the upstream's raw value kept. A reply cut by its
+ * length, a filter or an error keeps that finish: its calls may be incomplete.
+ */
+export function finishWithToolCalls(finish: FinishReason): FinishReason {
+  return finish.unified === 'stop' || finish.unified === 'other'
+    ? { unified: 'tool-calls', raw: finish.raw }
+    : finish;
+}

@@ -1,3 +1,4 @@
+import type { IssuedToken } from './content.js';
 import type { FinishReason } from './reply.js';
 import type { Usage } from './usage.js';
 
@@ -11,12 +12,24 @@ export type StreamEvent =
   | { type: 'text-start'; index: number }
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'text-end'; index: number }
-  | { type: 'reasoning-start'; index: number; redactedData?: string }
+  | { type: 'reasoning-start'; index: number; redactedData?: IssuedToken }
   | { type: 'reasoning-delta'; index: number; text: string }
-  | { type: 'reasoning-end'; index: number; signature?: string }
+  | { type: 'reasoning-end'; index: number; signature?: IssuedToken }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
-  | { type: 'tool-call-end'; index: number; signature?: string }
+  | { type: 'tool-call-end'; index: number; signature?: IssuedToken }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage }
-  | { type: 'error'; message: string; code?: string };
+  | StreamError;
+
+/**
+ * A failure that ends the stream: the upstream's own error event, or the gateway's. `message` is
+ * the upstream's words, shown to the client in its family's error event; `status` is the HTTP
+ * status the upstream's error stands for (503 overloaded, 429 rate limited...), when known.
+ */
+export interface StreamError {
+  type: 'error';
+  message: string;
+  code?: string;
+  status?: number;
+}

@@ -1,4 +1,5 @@
 import type { LossLog } from '../ir/loss.js';
+import { finishWithToolCalls } from '../ir/reply.js';
 import type { StreamEvent } from '../ir/stream-event.js';
 import type { Usage } from '../ir/usage.js';
 import type { ProtocolCodec, StreamEncoderOptions } from '../protocols/protocol-codec.js';
@@ -16,7 +17,10 @@ export function convertReply(options: {
   model: string;
 }): ReplyTransform {
   return (_upstreamBody, parsed) => {
-    const reply = options.upstream.decodeReply(parsed, options.losses);
+    const decoded = options.upstream.decodeReply(parsed, options.losses);
+    const reply = decoded.parts.some((part) => part.type === 'tool-call')
+      ? { ...decoded, finishReason: finishWithToolCalls(decoded.finishReason) }
+      : decoded;
     const body = options.client.encodeReply({ ...reply, model: options.model }, options.losses);
     return {
       body: JSON.stringify(body),
@@ -45,8 +49,12 @@ export function convertStream(options: {
   const produced: string[] = [];
   let out: string[] = [];
   let failure: StreamFailure | undefined;
+  let calledTools = false;
   const emit = (events: StreamEvent[]) => {
-    for (const event of events) {
+    for (let event of events) {
+      if (event.type === 'tool-call-start') calledTools = true;
+      else if (event.type === 'finish' && calledTools)
+        event = { ...event, finishReason: finishWithToolCalls(event.finishReason) };
       if (event.type === 'usage') reported = event.usage;
       else if (event.type === 'finish' && event.usage) reported = event.usage;
       else if (event.type === 'text-delta' || event.type === 'reasoning-delta') produced.push(event.text);

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REDACTED_THINKING_TRIGGER, signThinking } from '../fakes/anthropic-messages-reply.js';
 import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 
@@ -63,7 +64,7 @@ describe('the fake takes what the @anthropic-ai/sdk sends', () => {
         {
           role: 'assistant',
           content: [
-            { type: 'thinking', thinking: 'Two cities.', signature: 'sig_1' },
+            { type: 'thinking', thinking: 'Two cities.', signature: signThinking('Two cities.') },
             { type: 'text', text: 'Looking both up.' },
             { type: 'tool_use', id: 'toolu_a', name: 'get_weather', input: { city: 'Paris' } },
             { type: 'tool_use', id: 'toolu_b', name: 'get_weather', input: { city: 'Rome' } },
@@ -329,6 +330,108 @@ const refusals: [string, Record<string, unknown>, string][] = [
     'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`.',
   ],
   [
+    'while thinking, a tool loop replays the calling turn’s thinking first, even when text follows the results',
+    {
+      ...base,
+      max_tokens: 4000,
+      thinking: { type: 'adaptive' },
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+      messages: [
+        user,
+        { role: 'assistant', content: [{ type: 'text', text: 'Calling.' }, toolUse('toolu_1')] },
+        { role: 'user', content: [toolResult('toolu_1'), { type: 'text', text: 'Go on.' }] },
+      ],
+    },
+    'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
+  ],
+  [
+    'while adaptive thinking, no forced tool use',
+    {
+      ...base,
+      thinking: { type: 'adaptive' },
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'tool', name: 'f' },
+      messages: [user],
+    },
+    'Thinking may not be enabled when tool_choice forces tool use.',
+  ],
+  [
+    'thinking signatures are the API’s own',
+    {
+      ...base,
+      messages: [
+        user,
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: 'sig_forged' }] },
+        user,
+      ],
+    },
+    'messages.1.content.0: Invalid `signature` in `thinking` block',
+  ],
+  [
+    'a signature belongs to its thinking text',
+    {
+      ...base,
+      messages: [
+        user,
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Sure.' },
+            { type: 'thinking', thinking: 'Edited.', signature: signThinking('Original.') },
+          ],
+        },
+        user,
+      ],
+    },
+    'messages.1.content.1: Invalid `signature` in `thinking` block',
+  ],
+  [
+    'another vendor’s signature is refused',
+    {
+      ...base,
+      messages: [
+        user,
+        { role: 'assistant', content: [{ type: 'thinking', thinking: '', signature: 'gemini:CiQsig' }] },
+        user,
+      ],
+    },
+    'messages.1.content.0: Invalid `signature` in `thinking` block',
+  ],
+  [
+    'an empty signature is refused',
+    {
+      ...base,
+      messages: [
+        user,
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: '' }] },
+        user,
+      ],
+    },
+    'messages.1.content.0: Invalid `signature` in `thinking` block',
+  ],
+  [
+    'redacted thinking is the API’s own',
+    {
+      ...base,
+      messages: [
+        user,
+        { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'openai-redacted:gAAAA' }] },
+        user,
+      ],
+    },
+    'messages.1.content.0: Invalid `data` in `redacted_thinking` block',
+  ],
+  [
+    'a final assistant message does not end in whitespace',
+    { ...base, messages: [user, { role: 'assistant', content: 'Here it is:\n' }] },
+    'messages: final assistant content cannot end with trailing whitespace',
+  ],
+  [
+    'whitespace-only text blocks are refused when nothing else is said',
+    { ...base, messages: [{ role: 'user', content: [{ type: 'text', text: '  ' }] }] },
+    'messages: text content blocks must contain non-whitespace text',
+  ],
+  [
     'temperature is at most 1',
     { ...base, temperature: 1.5, messages: [user] },
     'temperature: Input should be less than or equal to 1',
@@ -395,5 +498,112 @@ describe('the fake refuses what the API refuses, as a BadRequestError in the Ant
     expect(refused.status).toBe(400);
     expect(refused.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     expect((refused.error as { error: { message: string } }).error.message).toContain(message);
+  });
+});
+
+describe('the fake signs its thinking and takes it back only as it issued it', () => {
+  const tools = [weather];
+  const question = { role: 'user' as const, content: 'Weather in Paris?' };
+
+  test.each([false, true])(
+    'a tool loop echoed with the issued thinking is accepted (stream: %s)',
+    async (stream) => {
+      const params = {
+        model: 'claude-sonnet-4',
+        max_tokens: 4096,
+        thinking: { type: 'enabled' as const, budget_tokens: 2048 },
+        tools,
+        messages: [question],
+      };
+      const first = stream
+        ? await client.messages.stream(params).finalMessage()
+        : await client.messages.create(params);
+      const thinking = first.content[0];
+      expect(thinking).toMatchObject({
+        type: 'thinking',
+        signature: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+      });
+      const call = first.content.find((block) => block.type === 'tool_use');
+      expect(call).toBeDefined();
+      const second = await client.messages.create({
+        ...params,
+        messages: [
+          question,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: '18C' }] },
+        ],
+      });
+      expect(second.stop_reason).toBe('tool_use');
+
+      const dropped = await client.messages
+        .create({
+          ...params,
+          messages: [
+            question,
+            { role: 'assistant', content: first.content.slice(1) },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: call!.id, content: '18C' }] },
+          ],
+        })
+        .catch((error: unknown) => error);
+      expect(dropped).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((dropped as Error).message).toContain(
+        'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`.',
+      );
+    },
+  );
+
+  test('a prompt with Anthropic’s test string gets redacted thinking, which is accepted back', async () => {
+    const params = {
+      model: 'claude-sonnet-4',
+      max_tokens: 4096,
+      thinking: { type: 'enabled' as const, budget_tokens: 2048 },
+      tools,
+      messages: [{ role: 'user' as const, content: `Weather in Paris? ${REDACTED_THINKING_TRIGGER}` }],
+    };
+    const first = await client.messages.stream(params).finalMessage();
+    expect(first.content[0]).toMatchObject({ type: 'redacted_thinking', data: expect.any(String) });
+    const call = first.content.find((block) => block.type === 'tool_use')!;
+    await client.messages.create({
+      ...params,
+      messages: [
+        ...params.messages,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: '18C' }] },
+      ],
+    });
+  });
+});
+
+describe('the fake replies as the API does to the reply overrides', () => {
+  const params = {
+    model: 'claude-sonnet-4',
+    max_tokens: 1024,
+    tools: [weather],
+    messages: [{ role: 'user' as const, content: 'Paris, Rome, Oslo?' }],
+  };
+
+  test.each([false, true])(
+    'toolCallCount: several tool_use blocks with distinct ids (stream: %s)',
+    async (stream) => {
+      fake.script({ type: 'reply', toolCallCount: 3 });
+      const message = stream
+        ? await client.messages.stream(params).finalMessage()
+        : await client.messages.create(params);
+      const calls = message.content.filter((block) => block.type === 'tool_use');
+      expect(calls).toHaveLength(3);
+      expect(new Set(calls.map((call) => call.id)).size).toBe(3);
+      expect(calls.every((call) => call.name === 'get_weather')).toBe(true);
+      expect(message.stop_reason).toBe('tool_use');
+    },
+  );
+
+  test.each([false, true])('refusal: stop_reason refusal with its details (stream: %s)', async (stream) => {
+    fake.script({ type: 'reply', refusal: true });
+    const message = stream
+      ? await client.messages.stream(params).finalMessage()
+      : await client.messages.create(params);
+    expect(message.stop_reason).toBe('refusal');
+    expect(message.stop_details).toEqual({ type: 'refusal', category: null, explanation: null });
+    expect(message.content).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeGemini } from '../fakes/fake-gemini.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { issueThoughtSignature } from '../fakes/gemini-generate-reply.js';
 
 const apiKey = 'sk-validation';
 const PNG =
@@ -52,7 +53,7 @@ describe('the fake takes what @google/genai sends', () => {
             { text: 'Looking at it.', thought: true },
             {
               functionCall: { name: 'get_weather', args: { city: 'Paris' } },
-              thoughtSignature: 'c2lnbmF0dXJl',
+              thoughtSignature: issueThoughtSignature('earlier-reply:call'),
             },
             { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
           ],
@@ -64,7 +65,10 @@ describe('the fake takes what @google/genai sends', () => {
             { functionResponse: { name: 'get_weather', response: { output: '24C' } } },
           ],
         },
-        { role: 'model', parts: [{ text: '', thoughtSignature: 'c2ln' }] },
+        {
+          role: 'model',
+          parts: [{ text: '', thoughtSignature: issueThoughtSignature('earlier-reply:text') }],
+        },
         { role: 'user', parts: [{ text: 'Which is warmer?' }] },
       ],
       config: {
@@ -247,5 +251,241 @@ describe('the fake refuses what the API refuses, as an ApiError in the Gemini sh
     expect(wire.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
     expect(Object.keys(wire.error).sort()).toEqual(['code', 'message', 'status']);
     expect(wire.error.message).toContain(message);
+  });
+});
+
+/** The error an SDK call ends with, or undefined when it succeeds. */
+function failure(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+}
+
+function wireError(error: unknown): { code: number; message: string; status: string } {
+  expect(error).toBeInstanceOf(ApiError);
+  return (
+    JSON.parse((error as ApiError).message) as { error: { code: number; message: string; status: string } }
+  ).error;
+}
+
+const weatherTool = {
+  functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: weatherSchema }],
+};
+const question = { role: 'user', parts: [{ text: 'Weather in Paris and Rome?' }] };
+const responses = (count: number) => ({
+  role: 'user',
+  parts: Array.from({ length: count }, () => ({
+    functionResponse: { name: 'get_weather', response: { output: '18C' } },
+  })),
+});
+
+describe('thought signatures (https://ai.google.dev/gemini-api/docs/thought-signatures)', () => {
+  test('a Gemini 3 reply signs its first function call, and the SDK echoes it back accepted', async () => {
+    const first = await client.models.generateContent({
+      model: 'gemini-3-pro-preview',
+      contents: [question],
+      config: { tools: [weatherTool] },
+    });
+    const content = first.candidates?.[0]?.content;
+    expect(content?.parts?.[0]?.functionCall?.name).toBe('get_weather');
+    expect(content?.parts?.[0]?.thoughtSignature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+
+    const second = await client.models.generateContent({
+      model: 'gemini-3-pro-preview',
+      contents: [question, content!, responses(1)],
+      config: { tools: [weatherTool] },
+    });
+    expect(second.candidates?.[0]?.finishReason).toBe('STOP');
+  });
+
+  test('Gemini 3 refuses a current-turn call without a signature, naming the call and its content', async () => {
+    const error = await failure(
+      client.models.generateContent({
+        model: 'gemini-3-flash-preview',
+        contents: [
+          question,
+          { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+          responses(1),
+        ],
+        config: { tools: [weatherTool] },
+      }),
+    );
+    expect(wireError(error)).toEqual({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message:
+        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_weather` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
+    });
+  });
+
+  test('the current turn spans every call and response after the last user text', async () => {
+    const signed = issueThoughtSignature('earlier-reply:call');
+    const call = (city: string, signature?: string) => ({
+      functionCall: { name: 'get_weather', args: { city } },
+      ...(signature && { thoughtSignature: signature }),
+    });
+    const error = await failure(
+      client.models.generateContent({
+        model: 'gemini-3-pro-preview',
+        contents: [
+          question,
+          { role: 'model', parts: [call('Paris', signed)] },
+          responses(1),
+          { role: 'model', parts: [call('Rome')] },
+          responses(1),
+        ],
+        config: { tools: [weatherTool] },
+      }),
+    );
+    expect(wireError(error).message).toContain('function call `default_api:get_weather` , position 4.');
+  });
+
+  test('Gemini 3 takes a call of an earlier turn unsigned, later parallel calls unsigned, and the placeholders', async () => {
+    const unsignedEarlier = {
+      role: 'model',
+      parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }],
+    };
+    for (const placeholder of ['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go'])
+      await client.models.generateContent({
+        model: 'gemini-3-pro-preview',
+        contents: [
+          question,
+          unsignedEarlier,
+          responses(1),
+          { role: 'model', parts: [{ text: 'Oslo is 3C.' }] },
+          { role: 'user', parts: [{ text: 'And Paris and Rome?' }] },
+          {
+            role: 'model',
+            parts: [
+              {
+                functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+                thoughtSignature: placeholder,
+              },
+              { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
+            ],
+          },
+          responses(2),
+        ],
+        config: { tools: [weatherTool] },
+      });
+  });
+
+  test('older models take unsigned calls', async () => {
+    await client.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: [
+        question,
+        { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+        responses(1),
+      ],
+      config: { tools: [weatherTool] },
+    });
+  });
+
+  test.each([
+    ['made up', 'c2lnbmF0dXJl'],
+    ['issued by another vendor', 'EqQBCkYIBhgCIkB'],
+    ['altered', issueThoughtSignature('reply:call').replace(/^./, 'A')],
+    ['marked by a gateway', `gemini:${issueThoughtSignature('reply:call')}`],
+  ])('any model refuses a signature it did not issue (%s)', async (_kind, signature) => {
+    const error = await failure(
+      client.models.generateContent({
+        model: 'gemini-2.5-pro',
+        contents: [
+          question,
+          { role: 'model', parts: [{ text: 'Sure.', thoughtSignature: signature }] },
+          { role: 'user', parts: [{ text: 'Well?' }] },
+        ],
+      }),
+    );
+    const wire = wireError(error);
+    expect(wire.code).toBe(400);
+    expect(wire.status).toBe('INVALID_ARGUMENT');
+    // A signature that is not base64 fails to parse before it is checked.
+    if (signature.includes(':')) expect(wire.message).toContain('Base64 decoding failed');
+    else expect(wire.message).toBe('Corrupted thought signature.');
+  });
+
+  test('thoughts carry a signature when thinking is asked for; none when a 2.5 budget is zero', async () => {
+    const thinking = await client.models.generateContent({
+      model: 'gemini-2.5-pro',
+      contents: 'hi',
+      config: { thinkingConfig: { includeThoughts: true } },
+    });
+    const parts = thinking.candidates?.[0]?.content?.parts ?? [];
+    expect(parts[0]).toMatchObject({ thought: true, thoughtSignature: expect.any(String) });
+    expect(parts[1]).toMatchObject({ text: 'Hello from fake Gemini.', thoughtSignature: expect.any(String) });
+
+    const plain = await client.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'hi',
+      config: { thinkingConfig: { thinkingBudget: 0 } },
+    });
+    expect(plain.candidates?.[0]?.content?.parts).toEqual([{ text: 'Hello from fake Gemini.' }]);
+  });
+});
+
+describe('reply overrides', () => {
+  test('toolCallCount: several calls in one content, the first one signed (JSON and stream)', async () => {
+    fake.script({ type: 'reply', toolCallCount: 3 });
+    const json = await client.models.generateContent({
+      model: 'gemini-3-pro-preview',
+      contents: [question],
+      config: { tools: [weatherTool] },
+    });
+    const parts = json.candidates?.[0]?.content?.parts ?? [];
+    expect(parts.map((part) => [part.functionCall?.name, part.thoughtSignature !== undefined])).toEqual([
+      ['get_weather', true],
+      ['get_weather', false],
+      ['get_weather', false],
+    ]);
+
+    fake.script({ type: 'reply', toolCallCount: 2 });
+    const stream = await client.models.generateContentStream({
+      model: 'gemini-3-pro-preview',
+      contents: [question],
+      config: { tools: [weatherTool] },
+    });
+    const streamed: unknown[] = [];
+    for await (const chunk of stream)
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? [])
+        streamed.push([part.functionCall?.name, part.thoughtSignature !== undefined]);
+    expect(streamed).toEqual([
+      ['get_weather', true],
+      ['get_weather', false],
+    ]);
+  });
+
+  test('refusal: a SAFETY finish with its ratings and no content (JSON and stream)', async () => {
+    fake.script({ type: 'reply', refusal: true });
+    const json = await client.models.generateContent({ model: 'gemini-2.5-pro', contents: 'hi' });
+    expect(json.text).toBeUndefined();
+    expect(json.candidates?.[0]).toMatchObject({
+      finishReason: 'SAFETY',
+      safetyRatings: expect.arrayContaining([
+        { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true },
+      ]),
+    });
+    expect(json.candidates?.[0]?.content).toBeUndefined();
+
+    fake.script({ type: 'reply', refusal: true });
+    const stream = await client.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'hi' });
+    const finishes: unknown[] = [];
+    for await (const chunk of stream) finishes.push(chunk.candidates?.[0]?.finishReason);
+    expect(finishes).toEqual(['SAFETY']);
+  });
+
+  test('an error mid-stream is a chunk holding the error body, raised by the SDK as an ApiError', async () => {
+    fake.script({ type: 'error-mid-stream', afterChunks: 1, message: 'The model is overloaded.' });
+    const stream = await client.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'hi' });
+    const error = await failure(
+      (async () => {
+        for await (const _chunk of stream);
+      })(),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect((error as ApiError).message).toContain('The model is overloaded.');
   });
 });

@@ -336,3 +336,175 @@ describe('the fake refuses what the API refuses, as a BadRequestError in the Ope
     }
   });
 });
+
+describe('the fake answers as OpenAI does', () => {
+  const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Weather in Paris?' }] };
+  const other = { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object' } } };
+
+  test.each([
+    ['a named function', { type: 'function', function: { name: 'get_weather' } } as const, 'stop'],
+    ['required', 'required' as const, 'stop'],
+    ['auto', 'auto' as const, 'tool_calls'],
+  ])('tool_choice %s: the call, finishing %s', async (_name, toolChoice, finish) => {
+    const completion = await client.chat.completions.create({
+      ...ask,
+      tools: [other, weather],
+      tool_choice: toolChoice,
+    });
+    const [choice] = completion.choices;
+    expect(choice?.finish_reason).toBe(finish);
+    const called = choice?.message.tool_calls?.[0];
+    expect(called?.type === 'function' && called.function.name).toBe(
+      typeof toolChoice === 'object' ? 'get_weather' : 'get_time',
+    );
+    const streamed = await client.chat.completions
+      .stream({ ...ask, tools: [other, weather], tool_choice: toolChoice, stream: true })
+      .finalChatCompletion();
+    expect(streamed.choices[0]?.finish_reason).toBe(finish);
+  });
+
+  test('parallel calls (toolCallCount): distinct ids, the same arguments', async () => {
+    fake.script({ type: 'reply', toolCallCount: 3 });
+    const completion = await client.chat.completions.create({ ...ask, tools: [weather] });
+    const calls = completion.choices[0]?.message.tool_calls ?? [];
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls.map((call) => call.id)).size).toBe(3);
+    expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+  });
+
+  test('interleaved argument deltas (interleaveToolCalls): the SDK assembles each call by index', async () => {
+    fake.script({
+      type: 'reply',
+      toolCallCount: 2,
+      interleaveToolCalls: true,
+      toolArguments: '{"city":"Paris"}',
+    });
+    const stream = client.chat.completions.stream({ ...ask, tools: [weather], stream: true });
+    const indexes: number[] = [];
+    stream.on('chunk', (chunk) => {
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) indexes.push(call.index);
+    });
+    const final = await stream.finalChatCompletion();
+    expect(indexes).toEqual([0, 1, 0, 1, 0, 1]);
+    const calls = final.choices[0]?.message.tool_calls ?? [];
+    expect(calls.map((call) => call.type === 'function' && call.function.arguments)).toEqual([
+      '{"city":"Paris"}',
+      '{"city":"Paris"}',
+    ]);
+    expect(calls[0]?.id).not.toBe(calls[1]?.id);
+  });
+
+  test('a refusal: message.refusal with content null, finishing stop; streamed as delta.refusal', async () => {
+    fake.script({ type: 'reply', refusal: true }, { type: 'reply', refusal: true });
+    const completion = await client.chat.completions.create({ ...ask, tools: [weather] });
+    expect(completion.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { content: null, refusal: "I'm sorry, but I can't assist with that request." },
+    });
+    expect(completion.choices[0]?.message.tool_calls).toBeUndefined();
+    const refusals: string[] = [];
+    const stream = client.chat.completions.stream({ ...ask, stream: true });
+    stream.on('chunk', (chunk) => refusals.push(chunk.choices[0]?.delta.refusal ?? ''));
+    const final = await stream.finalChatCompletion();
+    expect(refusals.join('')).toBe("I'm sorry, but I can't assist with that request.");
+    expect(final.choices[0]?.message).toMatchObject({
+      content: null,
+      refusal: "I'm sorry, but I can't assist with that request.",
+    });
+    expect(final.choices[0]?.finish_reason).toBe('stop');
+  });
+});
+
+describe('strict structured outputs (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas)', () => {
+  const strictFormat = (schema: Record<string, unknown>) => ({
+    type: 'json_schema' as const,
+    json_schema: { name: 'answer', strict: true, schema },
+  });
+  const refusedWith = async (body: Record<string, unknown>) => {
+    const error = await client.chat.completions
+      .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...body })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const refused = error as InstanceType<typeof OpenAI.BadRequestError>;
+    return {
+      message: (refused.error as { message: string }).message,
+      param: (refused.error as { param: unknown }).param,
+    };
+  };
+
+  test('an object without additionalProperties: false is refused', async () => {
+    expect(
+      await refusedWith({
+        response_format: strictFormat({
+          type: 'object',
+          properties: { a: { type: 'string' } },
+          required: ['a'],
+        }),
+      }),
+    ).toEqual({
+      message:
+        "Invalid schema for response_format 'answer': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+      param: 'response_format',
+    });
+  });
+
+  test('a property missing from required is refused, nested objects too', async () => {
+    expect(
+      await refusedWith({
+        response_format: strictFormat({
+          type: 'object',
+          properties: {
+            items: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, role: { type: 'string' } },
+                required: ['name'],
+                additionalProperties: false,
+              },
+            },
+          },
+          required: ['items'],
+          additionalProperties: false,
+        }),
+      }),
+    ).toEqual({
+      message:
+        "Invalid schema for response_format 'answer': In context=('properties', 'items', 'items'), 'required' is required to be supplied and to be an array including every key in properties. Missing 'role'.",
+      param: 'response_format',
+    });
+  });
+
+  test('strict function tools follow the same rules', async () => {
+    expect(
+      await refusedWith({ tools: [{ ...weather, function: { ...weather.function, strict: true } }] }),
+    ).toEqual({
+      message:
+        "Invalid schema for function 'get_weather': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+      param: 'tools[0].function.parameters',
+    });
+  });
+
+  test('a schema that follows the rules is taken; without strict, anything goes', async () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    };
+    await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      response_format: strictFormat(schema),
+      tools: [{ type: 'function', function: { name: 'f', parameters: schema, strict: true } }],
+    });
+    await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      response_format: { type: 'json_schema', json_schema: { name: 'loose', schema: { type: 'object' } } },
+    });
+  });
+});

@@ -219,3 +219,224 @@ describe('the fake refuses what /v1/responses refuses, as a BadRequestError in t
     });
   });
 });
+
+describe('encrypted reasoning: the fake issues it and verifies what comes back, as OpenAI does', () => {
+  const question = { role: 'user' as const, content: 'Weather in Paris?' };
+
+  test('with store: false or include, reasoning items carry encrypted content; by default they do not', async () => {
+    const unstored = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      reasoning: { effort: 'low' },
+      store: false,
+    });
+    const included = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      reasoning: { effort: 'low' },
+      include: ['reasoning.encrypted_content'],
+    });
+    const stored = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      reasoning: { effort: 'low' },
+    });
+    const encrypted = (response: OpenAI.Responses.Response) =>
+      response.output.flatMap((item) => (item.type === 'reasoning' ? [item.encrypted_content] : []));
+    expect(encrypted(unstored)).toEqual([expect.stringMatching(/^[A-Za-z0-9+/]+=*$/)]);
+    expect(encrypted(included)).toEqual([expect.any(String)]);
+    expect(encrypted(stored)).toEqual([undefined]);
+  });
+
+  test('a streamed reasoning item gets its encrypted content at its end', async () => {
+    const stream = client.responses.stream({
+      model: 'gpt-5',
+      input: 'hi',
+      reasoning: { effort: 'low', summary: 'auto' },
+      store: false,
+    });
+    const added: unknown[] = [];
+    stream.on('response.output_item.added', (event) => {
+      if (event.item.type === 'reasoning') added.push(event.item.encrypted_content);
+    });
+    const response = await stream.finalResponse();
+    expect(added).toEqual([undefined]);
+    expect(response.output[0]).toMatchObject({ type: 'reasoning', encrypted_content: expect.any(String) });
+  });
+
+  test('the reasoning item it issued is taken back, under its id or another', async () => {
+    const first = await client.responses.create({
+      model: 'gpt-5',
+      input: [question],
+      reasoning: { effort: 'low' },
+      tools: [weather],
+      store: false,
+    });
+    const [reasoning, call] = first.output;
+    expect(reasoning?.type).toBe('reasoning');
+    expect(call?.type).toBe('function_call');
+    const output = call?.type === 'function_call' ? call.call_id : '';
+    for (const item of [reasoning, { ...reasoning, id: 'rs_renamed' }]) {
+      await client.responses.create({
+        model: 'gpt-5',
+        input: [
+          question,
+          item as OpenAI.Responses.ResponseReasoningItem,
+          call as OpenAI.Responses.ResponseFunctionToolCall,
+          { type: 'function_call_output', call_id: output, output: '18C' },
+        ],
+        tools: [weather],
+        store: false,
+      });
+    }
+  });
+
+  test.each([
+    ['a marked token of another vendor', 'anthropic:EqQBCkYIBxgCKkDs'],
+    ['a Gemini signature', 'gemini:CiQBthought=='],
+    ['a made-up value', 'gAAAAABo2TA-encrypted=='],
+  ])('%s is refused: could not be verified', async (_case, encrypted) => {
+    const error = await client.responses
+      .create({
+        model: 'gpt-5',
+        input: [
+          question,
+          { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: encrypted },
+          { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { type: 'function_call_output', call_id: 'call_1', output: '18C' },
+        ],
+        tools: [weather],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const refused = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(refused.error).toEqual({
+      message: 'The encrypted content for item rs_1 could not be verified.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'invalid_encrypted_content',
+    });
+  });
+});
+
+describe('reply overrides in the Responses shape', () => {
+  test('toolCallCount: several function_call items with their own ids, in JSON and streams', async () => {
+    fake.script({ type: 'reply', toolCallCount: 3 }, { type: 'reply', toolCallCount: 2 });
+    const response = await client.responses.create({ model: 'gpt-5', input: 'hi', tools: [weather] });
+    const calls = response.output.filter((item) => item.type === 'function_call');
+    expect(calls).toHaveLength(3);
+    expect(new Set(calls.map((call) => call.call_id)).size).toBe(3);
+    expect(response.status).toBe('completed');
+    const streamed = await client.responses
+      .stream({ model: 'gpt-5', input: 'hi', tools: [weather] })
+      .finalResponse();
+    expect(streamed.output.map((item) => item.type)).toEqual(['function_call', 'function_call']);
+  });
+
+  test('refusal: the message holds a refusal part, in JSON and streams', async () => {
+    fake.script({ type: 'reply', refusal: true }, { type: 'reply', refusal: true });
+    const response = await client.responses.create({ model: 'gpt-5', input: 'hi' });
+    expect(response.status).toBe('completed');
+    expect(response.output).toMatchObject([
+      { type: 'message', content: [{ type: 'refusal', refusal: "I'm sorry, but I can't help with that." }] },
+    ]);
+    const stream = client.responses.stream({ model: 'gpt-5', input: 'hi' });
+    const deltas: string[] = [];
+    stream.on('response.refusal.delta', (event) => deltas.push(event.delta));
+    const streamed = await stream.finalResponse();
+    expect(deltas.join('')).toBe("I'm sorry, but I can't help with that.");
+    expect(streamed.output).toMatchObject([{ type: 'message', content: [{ type: 'refusal' }] }]);
+  });
+
+  test('a forced tool choice is answered with a call of that function, completed', async () => {
+    const other = { ...weather, name: 'get_time' };
+    fake.script({ type: 'reply', toolCall: false });
+    const response = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      tools: [weather, other],
+      tool_choice: { type: 'function', name: 'get_time' },
+    });
+    expect(response.status).toBe('completed');
+    expect(response.output).toMatchObject([{ type: 'function_call', name: 'get_time', status: 'completed' }]);
+    const required = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      tools: [weather],
+      tool_choice: 'required',
+    });
+    expect(required.output).toMatchObject([{ type: 'function_call', name: 'get_weather' }]);
+    const none = await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      tools: [weather],
+      tool_choice: 'none',
+    });
+    expect(none.output).toMatchObject([{ type: 'message' }]);
+  });
+});
+
+describe('strict structured output takes only closed, fully required objects', () => {
+  const format = (schema: Record<string, unknown>) => ({
+    format: { type: 'json_schema' as const, name: 'answer', strict: true, schema },
+  });
+
+  test.each([
+    [
+      'an object without additionalProperties: false',
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+      "Invalid schema for response_format 'answer': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+    [
+      'a property that is not required',
+      {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'string' } },
+        required: ['a'],
+        additionalProperties: false,
+      },
+      "Invalid schema for response_format 'answer': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'b'.",
+    ],
+    [
+      'a nested open object',
+      {
+        type: 'object',
+        properties: {
+          place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+        required: ['place'],
+        additionalProperties: false,
+      },
+      "Invalid schema for response_format 'answer': In context=('properties', 'place'), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+  ])('%s is refused', async (_case, schema, message) => {
+    const error = await client.responses
+      .create({ model: 'gpt-5', input: 'hi', text: format(schema) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).error).toEqual({
+      message,
+      type: 'invalid_request_error',
+      param: 'text.format.schema',
+      code: 'invalid_json_schema',
+    });
+  });
+
+  test('a closed, fully required schema is taken; without strict an open one is too', async () => {
+    await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      text: format({
+        type: 'object',
+        properties: { a: { type: 'array', items: { type: 'string' } } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
+    });
+    await client.responses.create({
+      model: 'gpt-5',
+      input: 'hi',
+      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: {} } } },
+    });
+  });
+});

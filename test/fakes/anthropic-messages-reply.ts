@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import {
   asRecord,
   splitArguments,
@@ -11,6 +12,38 @@ import {
 
 type Block = Record<string, unknown>;
 
+/** The fake's own signing key: only the fake can issue a signature it later accepts. */
+const SIGNING_SECRET = 'fake-anthropic-thinking-secret';
+
+/**
+ * A thinking signature as the API issues it: opaque base64 that only its issuer can verify, bound
+ * to the thinking text (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-encryption).
+ */
+export function signThinking(thinking: string): string {
+  return createHmac('sha256', SIGNING_SECRET).update(`thinking\n${thinking}`).digest('base64');
+}
+
+/** Redacted thinking: opaque base64 data the fake can tell it issued (a nonce and its MAC). */
+export function redactThinking(seed: string): string {
+  const nonce = createHmac('sha256', SIGNING_SECRET).update(`nonce\n${seed}`).digest().subarray(0, 16);
+  const mac = createHmac('sha256', SIGNING_SECRET).update(nonce).digest();
+  return Buffer.concat([nonce, mac]).toString('base64');
+}
+
+export function isIssuedRedactedData(data: string): boolean {
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length !== 48 || bytes.toString('base64') !== data) return false;
+  const mac = createHmac('sha256', SIGNING_SECRET).update(bytes.subarray(0, 16)).digest();
+  return mac.equals(bytes.subarray(16));
+}
+
+/**
+ * Anthropic's documented test string: a prompt holding it gets its thinking back as
+ * `redacted_thinking` (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#thinking-redaction).
+ */
+export const REDACTED_THINKING_TRIGGER =
+  'ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253D5E2D82641AC0E52CC2876CB';
+
 // Shapes: `Message` and `RawMessageStreamEvent` in @anthropic-ai/sdk/resources/messages.
 // https://docs.anthropic.com/en/docs/build-with-claude/streaming
 export function anthropicMessagesReply(
@@ -21,24 +54,28 @@ export function anthropicMessagesReply(
   const body = asRecord(request.body);
   const thinkingType = asRecord(body.thinking).type;
   const toolName = firstToolName(body.tools);
-  const withTool = toolName !== undefined && content.toolCall !== false;
+  const withTool = toolName !== undefined && content.toolCall !== false && !content.refusal;
 
   const blocks: Block[] = [];
-  if (thinkingType === 'enabled' || thinkingType === 'adaptive')
-    blocks.push({
-      type: 'thinking',
-      thinking: content.thinking,
-      signature: `sig_${Buffer.from(content.thinking).toString('base64')}`,
-    });
-  blocks.push({ type: 'text', text: content.text, citations: null });
+  if ((thinkingType === 'enabled' || thinkingType === 'adaptive') && !content.refusal)
+    blocks.push(
+      JSON.stringify(body.messages).includes(REDACTED_THINKING_TRIGGER)
+        ? { type: 'redacted_thinking', data: redactThinking(content.thinking) }
+        : { type: 'thinking', thinking: content.thinking, signature: signThinking(content.thinking) },
+    );
+  // A refusal stops before any answer (https://docs.anthropic.com/en/docs/test-and-evaluate/strengthen-guardrails/handle-streaming-refusals).
+  if (!content.refusal) blocks.push({ type: 'text', text: content.text, citations: null });
   if (withTool)
-    blocks.push({
-      type: 'tool_use',
-      id: nextId('toolu_'),
-      name: toolName,
-      input: JSON.parse(content.toolArguments) as unknown,
-      caller: { type: 'direct' },
-    });
+    for (let call = 0; call < content.toolCallCount; call++)
+      blocks.push({
+        type: 'tool_use',
+        id: nextId('toolu_'),
+        name: toolName,
+        input: JSON.parse(content.toolArguments) as unknown,
+        caller: { type: 'direct' },
+      });
+  const stopReason = content.refusal ? 'refusal' : withTool ? 'tool_use' : 'end_turn';
+  const stopDetails = content.refusal ? { type: 'refusal', category: null, explanation: null } : null;
 
   const message = {
     id: nextId('msg_'),
@@ -46,9 +83,9 @@ export function anthropicMessagesReply(
     role: 'assistant',
     model: typeof body.model === 'string' ? body.model : 'claude-fake',
     content: blocks,
-    stop_reason: withTool ? 'tool_use' : 'end_turn',
+    stop_reason: stopReason,
     stop_sequence: null,
-    stop_details: null,
+    stop_details: stopDetails,
     container: null,
     usage: anthropicUsage(content.usage),
   };
@@ -72,7 +109,12 @@ export function anthropicMessagesReply(
   });
   const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = message.usage;
   emit('message_delta', {
-    delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+    delta: {
+      stop_reason: message.stop_reason,
+      stop_sequence: null,
+      stop_details: stopDetails,
+      container: null,
+    },
     usage: {
       input_tokens,
       cache_creation_input_tokens,
@@ -91,6 +133,8 @@ function startedBlock(block: Block): Block {
       return { ...block, thinking: '', signature: '' };
     case 'tool_use':
       return { ...block, input: {} };
+    case 'redacted_thinking':
+      return block;
     default:
       return { ...block, text: '' };
   }
@@ -108,6 +152,8 @@ function blockDeltas(block: Block): Block[] {
         type: 'input_json_delta',
         partial_json,
       }));
+    case 'redacted_thinking':
+      return [];
     default:
       return splitIntoDeltas(String(block.text)).map((text) => ({ type: 'text_delta', text }));
   }

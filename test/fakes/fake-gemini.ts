@@ -35,8 +35,9 @@ const geminiVendor: FakeVendor = {
     };
   },
   validate(request) {
-    if (request.method !== 'POST' || !generatePath.test(request.path)) return undefined;
-    return validateGeminiRequest(request.body);
+    const match = generatePath.exec(request.path);
+    if (request.method !== 'POST' || !match) return undefined;
+    return validateGeminiRequest(request.body, { model: decodeURIComponent(match[1] ?? '') });
   },
   streamErrorEvent(_request, message) {
     // A mid-stream error is a data chunk holding the usual error body.

@@ -6,7 +6,8 @@
  *   fake.origin       // 'http://127.0.0.1:<port>': a channel's base_url, or an SDK's base URL
  *   fake.requests     // every request received, in order: { method, url, path, headers, body }
  *   fake.script(step, ...)   // queue behaviours, one per coming request; then normal replies again
- *     { type: 'reply', text?, thinking?, usage?, toolCall?, toolArguments?, delayMs?, chunkDelayMs? }
+ *     { type: 'reply', text?, thinking?, usage?, toolCall?, toolArguments?, toolCallCount?,
+ *       interleaveToolCalls?, refusal?, delayMs?, chunkDelayMs? }
  *     { type: 'error', status: 429, message?, retryAfter?: 2 }  // vendor-shaped error body
  *     { type: 'reset' }                           // connection reset before any byte
  *     { type: 'reset-mid-stream', afterChunks: 2 } // headers and 2 chunks, then a reset
@@ -49,6 +50,12 @@ export interface ReplyOverrides {
   /** Reply with a call of the request's first tool; default: whenever the request has tools. */
   toolCall?: boolean;
   toolArguments?: string;
+  /** How many calls of that tool the reply makes at once (parallel tool calls), each with its own id; default 1. */
+  toolCallCount?: number;
+  /** Stream the calls' argument deltas interleaved, call by call in turn, where the protocol allows it (chat completions). */
+  interleaveToolCalls?: boolean;
+  /** The model refuses: the vendor's own refusal or safety stop instead of an answer. */
+  refusal?: boolean;
   /** Pause between stream chunks. */
   chunkDelayMs?: number;
 }
@@ -94,6 +101,9 @@ export interface ReplyContent {
   usage: FakeUsage;
   toolCall: boolean | undefined;
   toolArguments: string;
+  toolCallCount: number;
+  interleaveToolCalls: boolean;
+  refusal: boolean;
 }
 
 export type FakeReply = { kind: 'json'; body: unknown } | { kind: 'sse'; events: string[] };
@@ -184,6 +194,9 @@ export async function startFakeUpstream(
       usage: { ...defaultFakeUsage, ...options.usage, ...step.usage },
       toolCall: step.toolCall,
       toolArguments: step.toolArguments ?? '{"query":"weather in Paris"}',
+      toolCallCount: step.toolCallCount ?? 1,
+      interleaveToolCalls: step.interleaveToolCalls ?? false,
+      refusal: step.refusal ?? false,
     };
     const reply = vendor.reply(request, content, nextId);
     if (!reply)

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   asRecord,
   splitIntoDeltas,
@@ -9,6 +10,34 @@ import {
 } from './fake-upstream.js';
 
 type Part = Record<string, unknown>;
+
+/** Signs what the fake issued, so that it can tell its own thought signatures from made-up ones. */
+const SIGNING_SECRET = 'fake-gemini-thought-signatures';
+const MAC_LENGTH = 32;
+
+/**
+ * A thought signature the fake can verify later: base64 of the subject, a zero byte and an
+ * HMAC-SHA256 of the subject. Real ones are opaque base64 too
+ * (https://ai.google.dev/gemini-api/docs/thought-signatures).
+ */
+export function issueThoughtSignature(subject: string): string {
+  const mac = createHmac('sha256', SIGNING_SECRET).update(subject).digest();
+  return Buffer.concat([Buffer.from(subject, 'utf8'), Buffer.from([0]), mac]).toString('base64');
+}
+
+export function isIssuedThoughtSignature(value: string): boolean {
+  const bytes = Buffer.from(value, 'base64');
+  if (bytes.length <= MAC_LENGTH || bytes.toString('base64') !== value) return false;
+  const separator = bytes.length - MAC_LENGTH - 1;
+  if (bytes[separator] !== 0) return false;
+  const expected = createHmac('sha256', SIGNING_SECRET).update(bytes.subarray(0, separator)).digest();
+  return timingSafeEqual(bytes.subarray(separator + 1), expected);
+}
+
+/** Gemini 3 models always think and always sign their function calls. */
+export function isGemini3(model: string): boolean {
+  return model.replace(/^models\//, '').startsWith('gemini-3');
+}
 
 // Shape: `GenerateContentResponse` in @google/genai. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
 export function geminiGenerateReply(input: {
@@ -23,23 +52,30 @@ export function geminiGenerateReply(input: {
   const thinkingConfig = asRecord(asRecord(body.generationConfig).thinkingConfig);
   const toolName = firstToolName(body.tools);
   const responseId = input.nextId('resp-');
-  const usageMetadata = geminiUsage(content.usage);
   const envelope = { modelVersion: input.model, responseId };
 
+  if (content.refusal) return refusalReply({ usage: content.usage, envelope, stream: input.stream });
+
+  const usageMetadata = geminiUsage(content.usage);
+  // Gemini 3 always thinks; older models think unless the budget is zero, and sign what follows.
+  const signed = isGemini3(input.model) || thinkingConfig.thinkingBudget !== 0;
+  const signature = (subject: string) =>
+    signed ? { thoughtSignature: issueThoughtSignature(`${responseId}:${subject}`) } : {};
   const thoughts: Part[] =
-    thinkingConfig.includeThoughts === true ? [{ text: content.thinking, thought: true }] : [];
-  const signature = Buffer.from(`${responseId}:${content.thinking}`).toString('base64');
-  // A function call carries the thought signature; without one, the first answer part does.
+    thinkingConfig.includeThoughts === true
+      ? [{ text: content.thinking, thought: true, ...signature('thought') }]
+      : [];
+  // The first function call carries the thought signature, parallel calls after it none
+  // (https://ai.google.dev/gemini-api/docs/thought-signatures); without calls, the first answer part.
+  const args = JSON.parse(content.toolArguments) as unknown;
   const answer: Part[] =
     toolName !== undefined && content.toolCall !== false
-      ? [
-          {
-            functionCall: { name: toolName, args: JSON.parse(content.toolArguments) as unknown },
-            thoughtSignature: signature,
-          },
-        ]
+      ? Array.from({ length: Math.max(1, content.toolCallCount) }, (_, index) => ({
+          functionCall: { name: toolName, args },
+          ...(index === 0 && signature('call')),
+        }))
       : splitIntoDeltas(content.text).map((text, index) =>
-          index === 0 ? { text, thoughtSignature: signature } : { text },
+          index === 0 ? { text, ...signature('text') } : { text },
         );
   const candidate = (parts: Part[], finished: boolean) => ({
     content: { parts, role: 'model' },
@@ -73,6 +109,41 @@ export function geminiGenerateReply(input: {
     return sseEvent(chunk, { separator: '\r\n\r\n' });
   });
   return { kind: 'sse', events };
+}
+
+/**
+ * A safety stop: the candidate ends with `SAFETY`, its ratings say which category blocked it, and
+ * it holds no content (https://ai.google.dev/api/generate-content#FinishReason). Only the prompt
+ * is counted. A stream sends the same response as its one chunk.
+ */
+function refusalReply(input: {
+  usage: FakeUsage;
+  envelope: { modelVersion: string; responseId: string };
+  stream: boolean;
+}): FakeReply {
+  const prompt = input.usage.inputTokens;
+  const response = {
+    candidates: [
+      {
+        finishReason: 'SAFETY',
+        index: 0,
+        safetyRatings: [
+          { category: 'HARM_CATEGORY_SEXUALLY_EXPLICIT', probability: 'NEGLIGIBLE' },
+          { category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'NEGLIGIBLE' },
+          { category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' },
+          { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true },
+        ],
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: prompt,
+      totalTokenCount: prompt,
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }],
+    },
+    ...input.envelope,
+  };
+  if (!input.stream) return { kind: 'json', body: response };
+  return { kind: 'sse', events: [sseEvent(response, { separator: '\r\n\r\n' })] };
 }
 
 /** A non-streamed reply holds the answer text in one part. */

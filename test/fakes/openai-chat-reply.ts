@@ -10,6 +10,15 @@ import {
   type ReplyContent,
 } from './fake-upstream.js';
 
+/** What the models answer when they refuse (https://platform.openai.com/docs/guides/structured-outputs#refusals). */
+export const OPENAI_REFUSAL = "I'm sorry, but I can't assist with that request.";
+
+interface FakeToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
 // Shapes: `ChatCompletion` and `ChatCompletionChunk` in openai/resources/chat/completions.
 // https://platform.openai.com/docs/api-reference/chat/object
 export function openaiChatReply(
@@ -19,35 +28,42 @@ export function openaiChatReply(
 ): FakeReply {
   const body = asRecord(request.body);
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
-  const toolName = firstToolName(body.tools);
-  const toolCall =
-    toolName !== undefined && content.toolCall !== false
-      ? { id: nextId('call_'), name: toolName }
-      : undefined;
+  const forced = forcedTool(body.tool_choice);
+  const toolName = typeof forced === 'string' ? forced : firstToolName(body.tools);
+  const calls: FakeToolCall[] =
+    !content.refusal && toolName !== undefined && content.toolCall !== false
+      ? Array.from({ length: Math.max(1, content.toolCallCount) }, () => ({
+          id: nextId('call_'),
+          name: toolName,
+          arguments: content.toolArguments,
+        }))
+      : [];
   const envelope = {
     id: nextId('chatcmpl-'),
     created: FAKE_CREATED_AT,
     model,
     system_fingerprint: 'fp_fake',
   };
-  const finishReason = toolCall ? 'tool_calls' : 'stop';
+  // A forced call (`tool_choice` naming a function, or `required`) finishes `stop`, not `tool_calls`.
+  const finishReason = calls.length > 0 && forced === undefined ? 'tool_calls' : 'stop';
 
   if (body.stream !== true) {
-    const message = toolCall
-      ? {
-          role: 'assistant',
-          content: null,
-          refusal: null,
-          annotations: [],
-          tool_calls: [
-            {
-              id: toolCall.id,
+    const message =
+      calls.length > 0
+        ? {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            annotations: [],
+            tool_calls: calls.map((call) => ({
+              id: call.id,
               type: 'function',
-              function: { name: toolCall.name, arguments: content.toolArguments },
-            },
-          ],
-        }
-      : { role: 'assistant', content: content.text, refusal: null, annotations: [] };
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }
+        : content.refusal
+          ? { role: 'assistant', content: null, refusal: OPENAI_REFUSAL, annotations: [] }
+          : { role: 'assistant', content: content.text, refusal: null, annotations: [] };
     return {
       kind: 'json',
       body: {
@@ -71,24 +87,18 @@ export function openaiChatReply(
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...(includeUsage && { usage: null }),
     });
-  const events = toolCall
-    ? [
-        chunk({
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { index: 0, id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: '' } },
-          ],
-          refusal: null,
-        }),
-        ...splitArguments(content.toolArguments).map((part) =>
-          chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }),
-        ),
-      ]
-    : [
-        chunk({ role: 'assistant', content: '', refusal: null }),
-        ...splitIntoDeltas(content.text).map((part) => chunk({ content: part })),
-      ];
+  const events =
+    calls.length > 0
+      ? toolCallChunks(calls, content.interleaveToolCalls).map((delta) => chunk(delta))
+      : content.refusal
+        ? [
+            chunk({ role: 'assistant', content: null, refusal: '' }),
+            ...splitIntoDeltas(OPENAI_REFUSAL).map((part) => chunk({ refusal: part })),
+          ]
+        : [
+            chunk({ role: 'assistant', content: '', refusal: null }),
+            ...splitIntoDeltas(content.text).map((part) => chunk({ content: part })),
+          ];
   events.push(chunk({}, finishReason));
   if (includeUsage)
     events.push(
@@ -102,6 +112,36 @@ export function openaiChatReply(
     );
   events.push(sseEvent('[DONE]'));
   return { kind: 'sse', events };
+}
+
+/**
+ * The deltas of the calls: each call's first piece carries its id and name, the arguments follow
+ * in pieces, call after call; `interleave` sends them in turn, one piece of each call at a time,
+ * which clients must assemble by `index`.
+ */
+function toolCallChunks(calls: readonly FakeToolCall[], interleave: boolean): Record<string, unknown>[] {
+  const opening = (call: FakeToolCall, index: number) => ({
+    tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+  });
+  const piece = (index: number, text: string) => ({ tool_calls: [{ index, function: { arguments: text } }] });
+  const perCall = calls.map((call, index) => [
+    opening(call, index),
+    ...splitArguments(call.arguments).map((text) => piece(index, text)),
+  ]);
+  const ordered = interleave
+    ? Array.from({ length: Math.max(...perCall.map((deltas) => deltas.length)) }, (_, step) =>
+        perCall.flatMap((deltas) => deltas.slice(step, step + 1)),
+      ).flat()
+    : perCall.flat();
+  const [first, ...rest] = ordered;
+  return [{ role: 'assistant', content: null, ...first, refusal: null }, ...rest];
+}
+
+/** The function `tool_choice` forces: its name, `true` for `required`, undefined when not forced. */
+function forcedTool(choice: unknown): string | true | undefined {
+  if (choice === 'required') return true;
+  const name = asRecord(asRecord(choice).function).name;
+  return asRecord(choice).type === 'function' && typeof name === 'string' ? name : undefined;
 }
 
 /** `CompletionUsage`: prompt tokens include cached ones, completion tokens include reasoning ones. */

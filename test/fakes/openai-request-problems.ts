@@ -133,3 +133,69 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `a ${typeof value}`;
 }
+
+/**
+ * What strict mode (`strict: true` on a `json_schema` response format or a function) demands of a
+ * schema (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): every
+ * object says `additionalProperties: false` and lists every property in `required`. `subject`
+ * names the schema as OpenAI does: `response_format 'answer'`, `function 'get_weather'`. The
+ * context is the path to the object, written as a Python tuple, as in OpenAI's messages.
+ */
+export function checkStrictSchema(
+  schema: unknown,
+  where: { subject: string; param: string | null; code: string | null },
+): RequestProblem | undefined {
+  const refuse = (context: readonly (string | number)[], rule: string): RequestProblem => ({
+    message: `Invalid schema for ${where.subject}: In context=${pythonTuple(context)}, ${rule}`,
+    param: where.param,
+    code: where.code,
+  });
+  const visit = (node: unknown, context: (string | number)[]): RequestProblem | undefined => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    const record = node as Record<string, unknown>;
+    const properties =
+      typeof record.properties === 'object' && record.properties !== null
+        ? (record.properties as Record<string, unknown>)
+        : undefined;
+    if (record.type === 'object' || properties) {
+      if (record.additionalProperties !== false)
+        return refuse(context, "'additionalProperties' is required to be supplied and to be false.");
+      const required = Array.isArray(record.required) ? record.required : [];
+      const missingKey = Object.keys(properties ?? {}).find((key) => !required.includes(key));
+      if (missingKey !== undefined)
+        return refuse(
+          context,
+          `'required' is required to be supplied and to be an array including every key in properties. Missing '${missingKey}'.`,
+        );
+    }
+    for (const [key, child] of Object.entries(properties ?? {})) {
+      const problem = visit(child, [...context, 'properties', key]);
+      if (problem) return problem;
+    }
+    const problem = visit(record.items, [...context, 'items']);
+    if (problem) return problem;
+    for (const keyword of ['anyOf', 'allOf'] as const) {
+      const branches = Array.isArray(record[keyword]) ? (record[keyword] as unknown[]) : [];
+      for (const [index, branch] of branches.entries()) {
+        const inBranch = visit(branch, [...context, keyword, index]);
+        if (inBranch) return inBranch;
+      }
+    }
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const definitions = record[keyword];
+      if (typeof definitions !== 'object' || definitions === null) continue;
+      for (const [name, definition] of Object.entries(definitions)) {
+        const inDefinition = visit(definition, [...context, keyword, name]);
+        if (inDefinition) return inDefinition;
+      }
+    }
+    return undefined;
+  };
+  return visit(schema, []);
+}
+
+/** `()`, `('items',)`, `('properties', 'a')`: Python's repr of the tuple. */
+function pythonTuple(items: readonly (string | number)[]): string {
+  const written = items.map((item) => (typeof item === 'number' ? String(item) : `'${item}'`));
+  return written.length === 1 ? `(${written[0]},)` : `(${written.join(', ')})`;
+}

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   asRecord,
   FAKE_CREATED_AT,
@@ -12,6 +13,9 @@ import {
 
 type Item = Record<string, unknown> & { id: string };
 
+/** What the fake says when it refuses: OpenAI's wording for a refusal content part. */
+export const FAKE_REFUSAL = "I'm sorry, but I can't help with that.";
+
 // Shapes: `Response` and `ResponseStreamEvent` in openai/resources/responses/responses.
 // https://platform.openai.com/docs/api-reference/responses-streaming
 export function openaiResponsesReply(
@@ -20,34 +24,42 @@ export function openaiResponsesReply(
   nextId: (prefix: string) => string,
 ): FakeReply {
   const body = asRecord(request.body);
-  const toolName = firstToolName(body.tools);
+  const toolName = calledToolName(body, content);
   const reasoning = asRecord(body.reasoning);
   const withReasoning = body.reasoning !== undefined && body.reasoning !== null;
   const withSummary = typeof reasoning.summary === 'string';
 
   const items: Item[] = [];
-  if (withReasoning)
+  if (withReasoning) {
+    const id = nextId('rs_');
     items.push({
-      id: nextId('rs_'),
+      id,
       type: 'reasoning',
       summary: withSummary ? [{ type: 'summary_text', text: content.thinking }] : [],
+      ...(wantsEncryptedContent(body) && { encrypted_content: issueEncryptedContent(id) }),
     });
-  if (toolName !== undefined && content.toolCall !== false)
-    items.push({
-      id: nextId('fc_'),
-      type: 'function_call',
-      status: 'completed',
-      call_id: nextId('call_'),
-      name: toolName,
-      arguments: content.toolArguments,
-    });
-  else
+  }
+  if (toolName !== undefined) {
+    for (let call = 0; call < Math.max(1, content.toolCallCount); call += 1)
+      items.push({
+        id: nextId('fc_'),
+        type: 'function_call',
+        status: 'completed',
+        call_id: nextId('call_'),
+        name: toolName,
+        arguments: content.toolArguments,
+      });
+  } else
     items.push({
       id: nextId('msg_'),
       type: 'message',
       status: 'completed',
       role: 'assistant',
-      content: [{ type: 'output_text', text: content.text, annotations: [], logprobs: [] }],
+      content: [
+        content.refusal
+          ? { type: 'refusal', refusal: FAKE_REFUSAL }
+          : { type: 'output_text', text: content.text, annotations: [], logprobs: [] },
+      ],
     });
 
   const response = {
@@ -70,7 +82,7 @@ export function openaiResponsesReply(
     store: true,
     temperature: 1,
     text: { format: { type: 'text' }, verbosity: 'medium' },
-    tool_choice: 'auto',
+    tool_choice: body.tool_choice ?? 'auto',
     tools: Array.isArray(body.tools) ? body.tools : [],
     top_p: 1,
     truncation: 'disabled',
@@ -96,6 +108,17 @@ export function openaiResponsesReply(
       for (const delta of splitArguments(text))
         emit('response.function_call_arguments.delta', { ...at, delta });
       emit('response.function_call_arguments.done', { ...at, name: item.name, arguments: text });
+    } else if (content.refusal) {
+      const part = { type: 'refusal', refusal: '' };
+      emit('response.content_part.added', { ...at, content_index: 0, part });
+      for (const delta of splitIntoDeltas(FAKE_REFUSAL))
+        emit('response.refusal.delta', { ...at, content_index: 0, delta });
+      emit('response.refusal.done', { ...at, content_index: 0, refusal: FAKE_REFUSAL });
+      emit('response.content_part.done', {
+        ...at,
+        content_index: 0,
+        part: { ...part, refusal: FAKE_REFUSAL },
+      });
     } else {
       const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
       emit('response.content_part.added', { ...at, content_index: 0, part });
@@ -112,8 +135,12 @@ export function openaiResponsesReply(
 
 function startedItem(item: Item): Item {
   switch (item.type) {
-    case 'reasoning':
-      return { ...item, summary: [] };
+    case 'reasoning': {
+      // The encrypted content comes with the item's end, once the reasoning is whole.
+      const started: Item = { ...item, summary: [] };
+      delete started.encrypted_content;
+      return started;
+    }
     case 'function_call':
       return { ...item, status: 'in_progress', arguments: '' };
     default:
@@ -145,9 +172,56 @@ function openaiResponsesUsage(usage: FakeUsage) {
   };
 }
 
+/**
+ * The function the model calls: the one `tool_choice` names, else the first function tool when the
+ * script wants a call (`required` always calls); `none` calls nothing.
+ * https://platform.openai.com/docs/guides/function-calling#tool-choice
+ */
+function calledToolName(body: Record<string, unknown>, content: ReplyContent): string | undefined {
+  const choice = body.tool_choice;
+  if (choice === 'none') return undefined;
+  const forced = asRecord(choice);
+  if (forced.type === 'function' && typeof forced.name === 'string') return forced.name;
+  const first = firstToolName(body.tools);
+  if (choice === 'required') return first;
+  return content.toolCall === false ? undefined : first;
+}
+
 /** Responses function tools are flat: `{ type: 'function', name, parameters }`. */
 function firstToolName(tools: unknown): string | undefined {
   if (!Array.isArray(tools)) return undefined;
   const tool = asRecord(tools.find((entry) => asRecord(entry).type === 'function'));
   return typeof tool.name === 'string' ? tool.name : undefined;
+}
+
+/**
+ * Reasoning items carry `encrypted_content` when the request asks for it, or does not store the
+ * response (https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items).
+ */
+function wantsEncryptedContent(body: Record<string, unknown>): boolean {
+  return (
+    body.store === false ||
+    (Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'))
+  );
+}
+
+/** The fake's secret: what it issued it can verify, as OpenAI verifies the encrypted reasoning it issued. */
+const ENCRYPTION_SECRET = 'fake-openai-reasoning-secret';
+
+function seal(payload: string): Buffer {
+  return createHmac('sha256', ENCRYPTION_SECRET).update(payload).digest();
+}
+
+/** Base64 of the item id and its HMAC-SHA256: opaque to the gateway, verifiable by the fake. */
+export function issueEncryptedContent(itemId: string): string {
+  return Buffer.concat([Buffer.from(`${itemId}.`), seal(itemId)]).toString('base64');
+}
+
+/** Whether the fake issued this encrypted content (for any item: the gateway may re-id an item). */
+export function isIssuedEncryptedContent(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const bytes = Buffer.from(value, 'base64');
+  const dot = bytes.length - 33;
+  if (dot < 1 || bytes[dot] !== 0x2e) return false;
+  return timingSafeEqual(bytes.subarray(dot + 1), seal(bytes.subarray(0, dot).toString()));
 }

@@ -1,3 +1,4 @@
+import { isIssuedRedactedData, signThinking } from './anthropic-messages-reply.js';
 import { isRecord, type RequestProblem } from './fake-upstream.js';
 
 type Json = Record<string, unknown>;
@@ -61,7 +62,44 @@ export function checkMessages(messages: unknown): RequestProblem | undefined {
   }
   if ((messages[0] as Json).role !== 'user')
     return problem('messages: first message must use the "user" role');
-  return checkTextNotBlank(messages as Json[]) ?? checkToolPairs(toTurns(messages as Json[]));
+  return (
+    checkTextNotBlank(messages as Json[]) ??
+    checkFinalAssistantText(messages as Json[]) ??
+    checkToolPairs(toTurns(messages as Json[])) ??
+    checkIssuedThinking(messages as Json[])
+  );
+}
+
+/** A final assistant message (a prefill the model continues) may not end in whitespace. */
+function checkFinalAssistantText(messages: Json[]): RequestProblem | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return undefined;
+  const { content } = last;
+  const tail =
+    typeof content === 'string' ? content : Array.isArray(content) ? (content.at(-1) as Json) : undefined;
+  const text = typeof tail === 'string' ? tail : tail?.type === 'text' ? String(tail.text) : undefined;
+  if (text === undefined || text === '' || text.trimEnd() === text) return undefined;
+  return problem('messages: final assistant content cannot end with trailing whitespace');
+}
+
+/**
+ * Thinking goes back exactly as the API issued it: a `thinking` block's signature is checked
+ * against its text, and `redacted_thinking` data must be the API's own
+ * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
+ * A signature from another vendor, an empty one, or edited thinking text is refused.
+ */
+function checkIssuedThinking(messages: Json[]): RequestProblem | undefined {
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    for (const [blockIndex, block] of (message.content as Json[]).entries()) {
+      const at = `messages.${index}.content.${blockIndex}`;
+      if (block.type === 'thinking' && block.signature !== signThinking(String(block.thinking)))
+        return problem(`${at}: Invalid \`signature\` in \`thinking\` block`);
+      if (block.type === 'redacted_thinking' && !isIssuedRedactedData(String(block.data)))
+        return problem(`${at}: Invalid \`data\` in \`redacted_thinking\` block`);
+    }
+  }
+  return undefined;
 }
 
 function checkMessage(message: unknown, index: number, last: boolean): RequestProblem | undefined {
@@ -277,7 +315,7 @@ function checkToolPairs(turns: Turn[]): RequestProblem | undefined {
 }
 
 /**
- * With thinking on, a request that continues a tool loop (it ends on tool results) replays the
+ * With thinking on, a request that continues a tool loop (its final user turn holds tool results) replays the
  * assistant turn that called the tools with its thinking first
  * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
  */
@@ -286,8 +324,7 @@ export function checkThinkingReplayed(messages: Json[]): RequestProblem | undefi
   const last = turns.at(-1);
   const caller = turns.at(-2);
   if (!last || !caller || last.role !== 'user' || caller.role !== 'assistant') return undefined;
-  if (!last.blocks.every(({ block }) => block.type === 'tool_result') || last.blocks.length === 0)
-    return undefined;
+  if (!last.blocks.some(({ block }) => block.type === 'tool_result')) return undefined;
   const first = caller.blocks[0];
   if (!first || first.block.type === 'thinking' || first.block.type === 'redacted_thinking') return undefined;
   return problem(

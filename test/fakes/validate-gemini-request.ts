@@ -1,4 +1,4 @@
-import { isRecord, type RequestProblem } from './fake-upstream.js';
+import { asRecord, isRecord, type RequestProblem } from './fake-upstream.js';
 import {
   checkBytes,
   checkKnownFields,
@@ -8,6 +8,7 @@ import {
   toCamelCase,
   toSnakeCase,
 } from './gemini-request-problems.js';
+import { isGemini3, isIssuedThoughtSignature } from './gemini-generate-reply.js';
 import { checkGenerationConfig, checkTools } from './validate-gemini-config.js';
 
 type Json = Record<string, unknown>;
@@ -49,21 +50,70 @@ const partFields = [
   'speechMetadata',
 ];
 const invalidRole = { message: 'Please use a valid role: user, model.' };
+/** Google's documented stand-ins for a signature (https://ai.google.dev/gemini-api/docs/thought-signatures#faqs). */
+const placeholderSignatures = ['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go'];
 
 /**
  * What `POST /v1beta/models/{model}:generateContent` (and `:streamGenerateContent`) refuses: the
  * `GenerateContentParameters` shapes of @google/genai (dist/genai.d.ts) as the REST proto takes
- * them, and the API's documented refusals (https://ai.google.dev/api/generate-content).
+ * them, and the API's documented refusals (https://ai.google.dev/api/generate-content). The model
+ * (from the path) decides the Gemini 3 rules; without one, those of older models apply.
  */
-export function validateGeminiRequest(body: unknown): RequestProblem | undefined {
+export function validateGeminiRequest(
+  body: unknown,
+  options: { model?: string } = {},
+): RequestProblem | undefined {
   if (!isRecord(body)) return { message: 'Invalid JSON payload received. Expected an object.' };
   return (
     checkKnownFields(body, requestFields) ??
     checkContents(body.contents) ??
     checkSystemInstruction(body.systemInstruction ?? body.system_instruction) ??
     checkTools(body.tools) ??
-    checkGenerationConfig(body.generationConfig ?? body.generation_config)
+    checkGenerationConfig(body.generationConfig ?? body.generation_config) ??
+    checkThoughtSignatures(body.contents as Json[], options.model ?? '')
   );
+}
+
+const signatureOf = (part: unknown): unknown =>
+  isRecord(part) ? (part.thoughtSignature ?? part.thought_signature) : undefined;
+const functionCallOf = (part: unknown): unknown =>
+  isRecord(part) ? (part.functionCall ?? part.function_call) : undefined;
+
+/**
+ * Thought signatures (https://ai.google.dev/gemini-api/docs/thought-signatures): one the model did
+ * not issue (another vendor's, made up, altered) is refused anywhere, Google's placeholders
+ * excepted. Gemini 3 also requires one on the first function call of each model content of the
+ * current turn: every content after the last user content holding more than function responses.
+ */
+function checkThoughtSignatures(contents: Json[], model: string): RequestProblem | undefined {
+  for (const content of contents)
+    for (const part of content.parts as unknown[]) {
+      const signature = signatureOf(part);
+      if (
+        typeof signature === 'string' &&
+        !placeholderSignatures.includes(signature) &&
+        !isIssuedThoughtSignature(signature)
+      )
+        return { message: 'Corrupted thought signature.' };
+    }
+  if (!isGemini3(model)) return undefined;
+  const turnStart = contents.findLastIndex(
+    (content) =>
+      content.role !== 'model' &&
+      (content.parts as unknown[]).some(
+        (part) => isRecord(part) && (part.functionResponse ?? part.function_response) === undefined,
+      ),
+  );
+  for (const [index, content] of contents.entries()) {
+    if (index <= turnStart || content.role !== 'model') continue;
+    const call = (content.parts as unknown[]).find((part) => functionCallOf(part) !== undefined);
+    if (call === undefined || signatureOf(call) !== undefined) continue;
+    const name = asRecord(functionCallOf(call)).name;
+    return {
+      message: `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String(name)}\` , position ${index + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+    };
+  }
+  return undefined;
 }
 
 function checkContents(contents: unknown): RequestProblem | undefined {

@@ -5,6 +5,7 @@ import {
   checkMaxLength,
   checkNumber,
   checkParameters,
+  checkStrictSchema,
   checkString,
   emptyArray,
   invalidType,
@@ -212,7 +213,14 @@ function checkTools(body: Json): RequestProblem | undefined {
     if (!isRecord(tool.function)) return missing(`${at}.function`);
     const problem =
       checkFunctionName(tool.function.name, `${at}.function.name`) ??
-      checkParameters(tool.function.parameters, `${at}.function.parameters`, tool.function.name);
+      checkParameters(tool.function.parameters, `${at}.function.parameters`, tool.function.name) ??
+      (tool.function.strict === true
+        ? checkStrictSchema(tool.function.parameters, {
+            subject: `function '${String(tool.function.name)}'`,
+            param: `${at}.function.parameters`,
+            code: 'invalid_function_parameters',
+          })
+        : undefined);
     if (problem) return problem;
   }
   return checkToolChoice(body.tool_choice);
@@ -290,5 +298,12 @@ function checkResponseFormat(format: unknown): RequestProblem | undefined {
   });
   if (wrong || format.type !== 'json_schema') return wrong;
   if (!isRecord(format.json_schema)) return missing('response_format.json_schema');
-  return checkString(format.json_schema.name, 'response_format.json_schema.name');
+  const { name, schema, strict } = format.json_schema;
+  const wrongName = checkString(name, 'response_format.json_schema.name');
+  if (wrongName || strict !== true) return wrongName;
+  return checkStrictSchema(schema, {
+    subject: `response_format '${String(name)}'`,
+    param: 'response_format',
+    code: null,
+  });
 }

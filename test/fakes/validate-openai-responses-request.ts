@@ -1,4 +1,5 @@
 import { isRecord, type RequestProblem } from './fake-upstream.js';
+import { isIssuedEncryptedContent } from './openai-responses-reply.js';
 import {
   checkEnum,
   checkFunctionName,
@@ -176,6 +177,18 @@ function checkReasoning(item: Json, at: string, next: unknown): RequestProblem |
       checkString(part.text, `${partAt}.text`);
     if (problem) return problem;
   }
+  // Encrypted reasoning is OpenAI's own: anything it did not issue fails its verification.
+  // https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items
+  const encrypted = item.encrypted_content;
+  if (encrypted !== undefined && encrypted !== null) {
+    if (typeof encrypted !== 'string') return invalidType(`${at}.encrypted_content`, 'a string', encrypted);
+    if (!isIssuedEncryptedContent(encrypted))
+      return {
+        message: `The encrypted content for item ${String(item.id)} could not be verified.`,
+        param: null,
+        code: 'invalid_encrypted_content',
+      };
+  }
   const nextType = isRecord(next)
     ? (next.type ?? (next.role !== undefined ? 'message' : undefined))
     : undefined;
@@ -258,5 +271,65 @@ function checkTextFormat(text: unknown): RequestProblem | undefined {
   });
   if (wrong || format.type !== 'json_schema') return wrong;
   if (format.schema === undefined) return missing('text.format.schema');
-  return checkString(format.name, 'text.format.name');
+  const nameProblem = checkString(format.name, 'text.format.name');
+  if (nameProblem || format.strict !== true) return nameProblem;
+  const problem = strictSchemaProblem(format.schema, []);
+  return (
+    problem && {
+      message: `Invalid schema for response_format '${String(format.name)}': In context=(${problem.context
+        .map((key) => `'${key}'`)
+        .join(', ')}), ${problem.reason}`,
+      param: 'text.format.schema',
+      code: 'invalid_json_schema',
+    }
+  );
+}
+
+/**
+ * Strict structured outputs take a subset of JSON Schema: every object closes its properties
+ * (`additionalProperties: false`) and requires all of them
+ * (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas).
+ */
+function strictSchemaProblem(
+  schema: unknown,
+  context: string[],
+): { context: string[]; reason: string } | undefined {
+  if (!isRecord(schema)) return undefined;
+  const properties = isRecord(schema.properties) ? schema.properties : undefined;
+  if (schema.type === 'object' || properties) {
+    if (schema.additionalProperties !== false)
+      return { context, reason: "'additionalProperties' is required to be supplied and to be false." };
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const missingKey = Object.keys(properties ?? {}).find((key) => !required.includes(key));
+    if (missingKey !== undefined)
+      return {
+        context,
+        reason: `'required' is required to be supplied and to be an array including every key in properties. Missing '${missingKey}'.`,
+      };
+  }
+  for (const [key, value] of Object.entries(properties ?? {})) {
+    const problem = strictSchemaProblem(value, [...context, 'properties', key]);
+    if (problem) return problem;
+  }
+  for (const key of ['$defs', 'definitions']) {
+    const definitions = schema[key];
+    if (!isRecord(definitions)) continue;
+    for (const [name, value] of Object.entries(definitions)) {
+      const problem = strictSchemaProblem(value, [...context, key, name]);
+      if (problem) return problem;
+    }
+  }
+  if (schema.items !== undefined) {
+    const problem = strictSchemaProblem(schema.items, [...context, 'items']);
+    if (problem) return problem;
+  }
+  for (const key of ['anyOf', 'allOf']) {
+    const variants = schema[key];
+    if (!Array.isArray(variants)) continue;
+    for (const [index, value] of variants.entries()) {
+      const problem = strictSchemaProblem(value, [...context, key, String(index)]);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,7 @@
 import type { ProtocolName } from '../../src/protocols/protocol-codec.js';
+import { redactThinking, signThinking } from '../fakes/anthropic-messages-reply.js';
+import { issueThoughtSignature } from '../fakes/gemini-generate-reply.js';
+import { issueEncryptedContent } from '../fakes/openai-responses-reply.js';
 import { PNG_BASE64 } from './matrix-clients.js';
 
 /**
@@ -192,7 +195,7 @@ const openaiResponses: ClientRequest[] = [
           type: 'reasoning',
           id: 'rs_1',
           summary: [{ type: 'summary_text', text: 'Two cities.' }],
-          encrypted_content: 'gAAAAB',
+          encrypted_content: issueEncryptedContent('rs_1'),
         },
         {
           type: 'function_call',
@@ -259,7 +262,7 @@ const openaiResponses: ClientRequest[] = [
             { type: 'input_image', image_url: dataUrl, detail: 'low' },
           ],
         },
-        { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAB' },
+        { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: issueEncryptedContent('rs_2') },
         {
           type: 'function_call',
           id: 'fc_2',
@@ -319,7 +322,7 @@ const anthropic: ClientRequest[] = [
         {
           role: 'assistant',
           content: [
-            { type: 'thinking', thinking: 'Two cities.', signature: 'sig_abc' },
+            { type: 'thinking', thinking: 'Two cities.', signature: signThinking('Two cities.') },
             { type: 'text', text: 'Checking.' },
             { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
             { type: 'tool_use', id: 'toolu_02', name: 'get_weather', input: { city: 'Rome' } },
@@ -356,7 +359,7 @@ const anthropic: ClientRequest[] = [
         {
           role: 'assistant',
           content: [
-            { type: 'thinking', thinking: 'Look it up.', signature: 'sig_abc' },
+            { type: 'thinking', thinking: 'Look it up.', signature: signThinking('Look it up.') },
             { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
           ],
         },
@@ -377,7 +380,7 @@ const anthropic: ClientRequest[] = [
         {
           role: 'assistant',
           content: [
-            { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' },
+            { type: 'redacted_thinking', data: redactThinking('corpus') },
             {
               type: 'server_tool_use',
               id: 'srvtoolu_01',
@@ -475,7 +478,10 @@ const gemini: ClientRequest[] = [
           role: 'model',
           parts: [
             { text: 'Two cities.', thought: true },
-            { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnMQ==' },
+            {
+              functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+              thoughtSignature: issueThoughtSignature('corpus-call'),
+            },
             { functionCall: { name: 'get_weather', args: { city: 'Rome' } } },
           ],
         },
@@ -486,7 +492,13 @@ const gemini: ClientRequest[] = [
             { functionResponse: { name: 'get_weather', response: { error: 'service down' } } },
           ],
         },
-        { role: 'model', parts: [{ text: 'Paris is 18C.' }, { text: '', thoughtSignature: 'c2lnMg==' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'Paris is 18C.' },
+            { text: '', thoughtSignature: issueThoughtSignature('corpus-text') },
+          ],
+        },
         {
           role: 'user',
           parts: [{ text: 'And this?' }, { inlineData: { mimeType: 'image/png', data: PNG_BASE64 } }],

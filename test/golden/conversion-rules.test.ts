@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { signThinking } from '../fakes/anthropic-messages-reply.js';
 import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import { startFakeGemini } from '../fakes/fake-gemini.js';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
@@ -315,7 +316,7 @@ test('an Anthropic client calling an Anthropic model passes through: query, beta
     system: [{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
   });
   const thinking = reply.content.find((block: Json) => block.type === 'thinking');
-  expect(thinking.signature).toBe(`sig_${Buffer.from('Let me think about that.').toString('base64')}`);
+  expect(thinking.signature).toBe(signThinking('Let me think about that.'));
 });
 
 test('tool round trips: a tool result goes back in each upstream’s own form, paired with its call', async () => {

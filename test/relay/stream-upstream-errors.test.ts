@@ -78,6 +78,7 @@ const errorEventLast: Record<ClientFamily, RegExp> = {
   gemini: /data: \{"error":\{"code":\d+,"message":"[^\n]*","status":"[A-Z_]+"\}\}\r\n\r\n$/,
 };
 
+/** Every client family against every upstream protocol it can reach. */
 const routes: { family: ClientFamily; upstream: Upstream; mode: 'passthrough' | 'converted' }[] = [
   { family: 'openai-chat', upstream: 'openai-chat', mode: 'passthrough' },
   { family: 'openai-responses', upstream: 'openai-responses', mode: 'passthrough' },
@@ -88,6 +89,9 @@ const routes: { family: ClientFamily; upstream: Upstream; mode: 'passthrough' | 
   { family: 'anthropic-messages', upstream: 'openai-chat', mode: 'converted' },
   { family: 'gemini', upstream: 'anthropic', mode: 'converted' },
   { family: 'gemini', upstream: 'openai-chat', mode: 'converted' },
+  { family: 'openai-chat', upstream: 'gemini', mode: 'converted' },
+  { family: 'openai-responses', upstream: 'anthropic', mode: 'converted' },
+  { family: 'anthropic-messages', upstream: 'gemini', mode: 'converted' },
 ];
 
 let gateway: VendorStreamGateway;

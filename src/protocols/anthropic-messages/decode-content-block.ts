@@ -1,6 +1,14 @@
-import type { CacheControl, FilePart, Part, TextPart, ToolResultPart } from '../../ir/content.js';
+import type {
+  CacheControl,
+  FilePart,
+  Part,
+  ReasoningPart,
+  TextPart,
+  ToolResultPart,
+} from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { GatewayError } from '../../errors/gateway-error.js';
+import { readIssuedToken } from '../issued-token.js';
 import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
 import { asString, asJsonObject, isJsonObject, type JsonObject } from '../wire-json.js';
 
@@ -30,15 +38,13 @@ export function decodeContentBlock(block: unknown, context: BlockContext): Part 
       const text = asString(block.thinking);
       if (text === undefined) return invalid({ block, field: `${context.path}.thinking` }, context);
       dropCacheControl(block, context);
-      const signature = asString(block.signature);
-      // An empty signature is no signature: what the gateway returns for other vendors' thinking.
-      return { type: 'reasoning', text, ...(signature ? { signature } : {}) };
+      return decodeThinkingSignature(text, asString(block.signature));
     }
     case 'redacted_thinking': {
       const data = asString(block.data);
       if (data === undefined) return invalid({ block, field: `${context.path}.data` }, context);
       dropCacheControl(block, context);
-      return { type: 'reasoning', text: '', redactedData: data };
+      return { type: 'reasoning', text: '', redactedData: readIssuedToken(data, 'anthropic').token };
     }
     case 'tool_use':
       return decodeToolUseBlock(block, context);
@@ -47,6 +53,19 @@ export function decodeContentBlock(block: unknown, context: BlockContext): Part 
     default:
       return { type: 'raw', protocol: ANTHROPIC_MESSAGES, value: block };
   }
+}
+
+/**
+ * A thinking block's signature is Anthropic's, or a token of another vendor the gateway wrote
+ * there behind its issuer's marker (`gemini:...`, `openai-redacted:...` for encrypted reasoning).
+ * An empty signature is no signature: what the gateway returns for unsigned reasoning.
+ */
+function decodeThinkingSignature(text: string, signature: string | undefined): ReasoningPart {
+  if (!signature) return { type: 'reasoning', text };
+  const { token, role } = readIssuedToken(signature, 'anthropic');
+  return role === 'redacted'
+    ? { type: 'reasoning', text, redactedData: token }
+    : { type: 'reasoning', text, signature: token };
 }
 
 export function decodeTextBlock(block: JsonObject, context: BlockContext): TextPart | undefined {

@@ -4,30 +4,33 @@ import type { CanonicalReply } from '../../ir/reply.js';
 import { emptyUsage } from '../../ir/usage.js';
 import { ANTHROPIC_MESSAGES, type AnthropicReplyExtensions } from './anthropic-extensions.js';
 import { convertAnthropicUsage } from './convert-anthropic-usage.js';
+import { attachToolCallSignatures } from './attach-tool-call-signatures.js';
 import { decodeContentBlock } from './decode-content-block.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
-import { asString, asJsonObject } from '../wire-json.js';
+import { anthropicMessageSchema, type AnthropicMessageRead } from './wire-schemas.js';
 
 /**
  * A Messages reply (`Message`, https://docs.anthropic.com/en/api/messages#response) -> canonical
  * reply. Lenient: what is missing stays empty or unknown, unknown blocks are kept raw.
  */
 export function decodeReply(body: unknown, losses: LossLog): CanonicalReply {
-  const message = asJsonObject(body) ?? {};
-  const content = Array.isArray(message.content) ? message.content : [];
-  const parts: Part[] = content.map((block, index) =>
-    decodeContentBlock(block, { path: `content[${index}]`, losses, strict: false }),
+  const read = anthropicMessageSchema.safeParse(body);
+  const message: AnthropicMessageRead = read.success ? read.data : {};
+  const content = message.content ?? [];
+  const parts: Part[] = attachToolCallSignatures(
+    content.map((block, index) =>
+      decodeContentBlock(block, { path: `content[${index}]`, losses, strict: false }),
+    ),
   );
   const extensions: AnthropicReplyExtensions = {};
-  const stopSequence = asString(message.stop_sequence);
-  if (stopSequence !== undefined) extensions.stop_sequence = stopSequence;
+  if (typeof message.stop_sequence === 'string') extensions.stop_sequence = message.stop_sequence;
   if (message.stop_details !== undefined && message.stop_details !== null)
     extensions.stop_details = message.stop_details;
   if (message.container !== undefined && message.container !== null) extensions.container = message.container;
 
   return {
-    id: asString(message.id) ?? '',
-    model: asString(message.model) ?? '',
+    id: message.id ?? '',
+    model: message.model ?? '',
     created: Math.floor(Date.now() / 1000),
     parts,
     finishReason: mapAnthropicFinishReason(message.stop_reason),

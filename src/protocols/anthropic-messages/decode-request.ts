@@ -9,6 +9,7 @@ import type {
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { DecodeRequestContext } from '../protocol-codec.js';
 import { ANTHROPIC_MESSAGES, type AnthropicRequestExtensions } from './anthropic-extensions.js';
+import { attachToolCallSignatures } from './attach-tool-call-signatures.js';
 import { decodeContentBlock } from './decode-content-block.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import { asFiniteNumber, asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
@@ -68,7 +69,13 @@ export function decodeRequest(
   const thinking = decodeThinking(body.thinking);
   if (thinking.stored) extensions.thinking = thinking.stored;
   const output = decodeOutputConfig(body.output_config);
-  if (output.responseFormat) request.responseFormat = output.responseFormat;
+  const betaFormat = decodeJsonSchemaFormat(body.output_format);
+  // The beta's form is the canonical format itself; encoding writes the GA `output_config.format`.
+  if (betaFormat) delete rest.output_format;
+  if (betaFormat && output.responseFormat)
+    losses.dropped('output_format', 'output_config.format is the response format; output_format is ignored');
+  const responseFormat = output.responseFormat ?? betaFormat;
+  if (responseFormat) request.responseFormat = responseFormat;
   if (output.rest) rest.output_config = output.rest;
   else if (body.output_config !== undefined && !isJsonObject(body.output_config))
     rest.output_config = body.output_config;
@@ -147,12 +154,14 @@ function decodeMessages(value: unknown, losses: LossLog): DecodedConversation {
 function decodeMessageContent(content: unknown, context: { path: string; losses: LossLog }): Part[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) throw new GatewayError('field_required', { field: `${context.path}.content` });
-  return content.map((block, index) =>
-    decodeContentBlock(block, {
-      path: `${context.path}.content[${index}]`,
-      losses: context.losses,
-      strict: true,
-    }),
+  return attachToolCallSignatures(
+    content.map((block, index) =>
+      decodeContentBlock(block, {
+        path: `${context.path}.content[${index}]`,
+        losses: context.losses,
+        strict: true,
+      }),
+    ),
   );
 }
 
@@ -209,14 +218,26 @@ function decodeOutputConfig(value: unknown): {
   const result: { responseFormat?: ResponseFormat; effort?: ReasoningEffort; rest?: JsonObject } = {};
   const format = value.format;
   let rest: JsonObject | undefined = value;
-  if (isJsonObject(format) && format.type === 'json_schema' && isJsonObject(format.schema)) {
-    result.responseFormat = { type: 'json-schema', name: JSON_SCHEMA_NAME, schema: format.schema };
+  const responseFormat = decodeJsonSchemaFormat(format);
+  if (responseFormat) {
+    result.responseFormat = responseFormat;
     rest = withoutKeys(value, ['format']);
   }
   const effort = asString(value.effort);
   if (effort !== undefined && CANONICAL_EFFORTS.includes(effort)) result.effort = effort as ReasoningEffort;
   if (rest) result.rest = rest;
   return result;
+}
+
+/**
+ * A `JSONOutputFormat` (`{ type: 'json_schema', schema }`): in `output_config.format`, or in the
+ * beta's top-level `output_format` that older clients still send
+ * (https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs).
+ */
+function decodeJsonSchemaFormat(format: unknown): ResponseFormat | undefined {
+  if (!isJsonObject(format) || format.type !== 'json_schema' || !isJsonObject(format.schema))
+    return undefined;
+  return { type: 'json-schema', name: JSON_SCHEMA_NAME, schema: format.schema };
 }
 
 /** Anthropic's JSON schema format has no name; the canonical one needs one. */

@@ -1,12 +1,16 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
+import type { IssuedToken } from '../../ir/content.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
+import { readIssuedToken } from '../issued-token.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
+import { decodeAnthropicStreamError } from './anthropic-error-types.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
-import { asCount, asString, asJsonObject, isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
+import { isJsonObject, parseJson } from '../wire-json.js';
+import { anthropicStreamEventSchema, type AnthropicStreamEventRead } from './wire-schemas.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool-call';
 
@@ -14,7 +18,7 @@ interface OpenBlock {
   kind: BlockKind;
   /** Canonical index: blocks are numbered in the order they start. */
   index: number;
-  signature?: string;
+  signature?: IssuedToken;
   /** A tool call whose `input` came whole in `content_block_start`, sent if no delta follows. */
   startInput?: string;
   sawDelta: boolean;
@@ -45,43 +49,35 @@ class AnthropicStreamDecoder implements StreamDecoder {
   push(event: SseEvent): StreamEvent[] {
     if (this.phase === 'done') return [];
     const parsed = parseJson(event.data);
-    const data = parsed.ok ? asJsonObject(parsed.value) : undefined;
+    const read = parsed.ok ? anthropicStreamEventSchema.safeParse(parsed.value) : undefined;
+    const data = read?.success ? read.data : undefined;
     if (!data) {
       this.phase = 'done';
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
-    const type = asString(data.type) ?? event.event;
+    const type = data.type ?? event.event;
     switch (type) {
       case 'message_start':
-        return this.start(asJsonObject(data.message));
+        return this.start(data.message);
       case 'content_block_start':
         return [...this.ensureStarted(), ...this.blockStart(data)];
       case 'content_block_delta':
         return [...this.ensureStarted(), ...this.blockDelta(data)];
       case 'content_block_stop':
-        return [...this.ensureStarted(), ...this.blockStop(asCount(data.index))];
+        return [...this.ensureStarted(), ...this.blockStop(data.index)];
       case 'message_delta': {
-        const delta = asJsonObject(data.delta);
-        if (delta && delta.stop_reason !== undefined && delta.stop_reason !== null)
-          this.finishReason = mapAnthropicFinishReason(delta.stop_reason);
+        const stopReason = data.delta?.stop_reason;
+        if (stopReason !== undefined && stopReason !== null)
+          this.finishReason = mapAnthropicFinishReason(stopReason);
         this.usage.delta(data.usage);
         return this.ensureStarted();
       }
       case 'message_stop':
         return [...this.ensureStarted(), ...this.finish()];
-      case 'error': {
+      case 'error':
         this.phase = 'done';
-        const error = asJsonObject(data.error);
-        const code = asString(error?.type);
-        return [
-          {
-            type: 'error',
-            message: asString(error?.message) ?? 'upstream stream error',
-            ...(code ? { code } : {}),
-          },
-        ];
-      }
+        return [decodeAnthropicStreamError(data.error)];
       default:
         // `ping` and event types added later carry nothing to convert.
         return [];
@@ -97,15 +93,15 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private start(message: JsonObject | undefined): StreamEvent[] {
+  private start(message: AnthropicStreamEventRead['message']): StreamEvent[] {
     if (this.phase !== 'before-start') return [];
     this.phase = 'streaming';
     this.usage.start(message?.usage);
     return [
       {
         type: 'response-start',
-        id: asString(message?.id) ?? '',
-        model: asString(message?.model) ?? '',
+        id: message?.id ?? '',
+        model: message?.model ?? '',
         created: Math.floor(Date.now() / 1000),
       },
     ];
@@ -116,9 +112,9 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return this.phase === 'before-start' ? this.start(undefined) : [];
   }
 
-  private blockStart(data: JsonObject): StreamEvent[] {
-    const anthropicIndex = asCount(data.index);
-    const block = asJsonObject(data.content_block);
+  private blockStart(data: AnthropicStreamEventRead): StreamEvent[] {
+    const anthropicIndex = data.index;
+    const block = data.content_block;
     if (anthropicIndex === undefined || !block || this.open.has(anthropicIndex)) return [];
     const events: StreamEvent[] = [];
     const open = (kind: BlockKind): OpenBlock => {
@@ -131,22 +127,21 @@ class AnthropicStreamDecoder implements StreamDecoder {
       case 'text': {
         const { index } = open('text');
         events.push({ type: 'text-start', index });
-        const text = asString(block.text);
-        if (text) events.push({ type: 'text-delta', index, text });
+        if (block.text) events.push({ type: 'text-delta', index, text: block.text });
         break;
       }
       case 'thinking': {
         const opened = open('reasoning');
         events.push({ type: 'reasoning-start', index: opened.index });
-        const text = asString(block.thinking);
-        if (text) events.push({ type: 'reasoning-delta', index: opened.index, text });
-        const signature = asString(block.signature);
-        if (signature) opened.signature = signature;
+        if (block.thinking)
+          events.push({ type: 'reasoning-delta', index: opened.index, text: block.thinking });
+        if (block.signature) opened.signature = readIssuedToken(block.signature, 'anthropic').token;
         break;
       }
       case 'redacted_thinking': {
         const { index } = open('reasoning');
-        events.push({ type: 'reasoning-start', index, redactedData: asString(block.data) ?? '' });
+        const redactedData = readIssuedToken(block.data ?? '', 'anthropic').token;
+        events.push({ type: 'reasoning-start', index, redactedData });
         break;
       }
       case 'tool_use': {
@@ -154,8 +149,8 @@ class AnthropicStreamDecoder implements StreamDecoder {
         events.push({
           type: 'tool-call-start',
           index: opened.index,
-          id: asString(block.id) ?? '',
-          name: asString(block.name) ?? '',
+          id: block.id ?? '',
+          name: block.name ?? '',
         });
         if (isJsonObject(block.input) && Object.keys(block.input).length > 0)
           opened.startInput = JSON.stringify(block.input);
@@ -165,35 +160,36 @@ class AnthropicStreamDecoder implements StreamDecoder {
         this.open.set(anthropicIndex, null);
         this.losses.dropped(
           `content[${anthropicIndex}]`,
-          `a streamed ${asString(block.type) ?? 'unknown'} block has no canonical stream event`,
+          `a streamed ${block.type ?? 'unknown'} block has no canonical stream event`,
         );
     }
     return events;
   }
 
-  private blockDelta(data: JsonObject): StreamEvent[] {
-    const anthropicIndex = asCount(data.index);
+  private blockDelta(data: AnthropicStreamEventRead): StreamEvent[] {
+    const anthropicIndex = data.index;
     const block = anthropicIndex === undefined ? undefined : this.open.get(anthropicIndex);
-    const delta = asJsonObject(data.delta);
+    const delta = data.delta;
     if (!block || !delta) return [];
     const { index } = block;
     switch (delta.type) {
       case 'text_delta': {
-        const text = asString(delta.text);
+        const text = delta.text;
         return block.kind === 'text' && text ? [{ type: 'text-delta', index, text }] : [];
       }
       case 'thinking_delta': {
-        const text = asString(delta.thinking);
+        const text = delta.thinking;
         return block.kind === 'reasoning' && text ? [{ type: 'reasoning-delta', index, text }] : [];
       }
       case 'signature_delta': {
-        const signature = asString(delta.signature);
+        const signature = delta.signature;
         // The signature arrives whole, just before the block ends; like the SDK, the last one wins.
-        if (block.kind === 'reasoning' && signature !== undefined) block.signature = signature;
+        if (block.kind === 'reasoning' && signature)
+          block.signature = readIssuedToken(signature, 'anthropic').token;
         return [];
       }
       case 'input_json_delta': {
-        const json = asString(delta.partial_json);
+        const json = delta.partial_json;
         if (block.kind !== 'tool-call' || !json) return [];
         block.sawDelta = true;
         return [{ type: 'tool-call-delta', index, argumentsDelta: json }];

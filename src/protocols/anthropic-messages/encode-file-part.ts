@@ -1,13 +1,21 @@
 import type { FilePart } from '../../ir/content.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import type { LossContext } from './loss-context.js';
-import type { JsonObject } from '../wire-json.js';
+import type {
+  AnthropicDocumentBlock,
+  AnthropicDocumentSource,
+  AnthropicFileBlock,
+  AnthropicImageBlock,
+  AnthropicImageSource,
+} from './wire-types.js';
+
+type ImageMediaType = Extract<AnthropicImageSource, { type: 'base64' }>['media_type'];
 
 /** Image media types Anthropic accepts inline (https://docs.anthropic.com/en/docs/build-with-claude/vision). */
-const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 /** Leading base64 characters of each accepted image format's magic bytes. */
-const IMAGE_SIGNATURES: readonly [prefix: string, mediaType: string][] = [
+const IMAGE_SIGNATURES: readonly [prefix: string, mediaType: ImageMediaType][] = [
   ['iVBORw0KGgo', 'image/png'],
   ['/9j/', 'image/jpeg'],
   ['R0lGOD', 'image/gif'],
@@ -21,7 +29,7 @@ const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s;
  * images by base64, link or file id; PDFs by base64, link or file id; plain text as a text document.
  * Anything else has no Anthropic block and is dropped with a loss.
  */
-export function encodeFilePart(part: FilePart, context: LossContext): JsonObject | undefined {
+export function encodeFilePart(part: FilePart, context: LossContext): AnthropicFileBlock | undefined {
   const { path, losses } = context;
   const block = part.mediaType.startsWith('image/')
     ? encodeImage(part, context)
@@ -45,7 +53,7 @@ function inlineDataUrl(part: FilePart): Source {
   return { mediaType: part.mediaType, source: part.source };
 }
 
-function encodeImage(part: FilePart, { path, losses }: LossContext): JsonObject | undefined {
+function encodeImage(part: FilePart, { path, losses }: LossContext): AnthropicImageBlock | undefined {
   const { mediaType, source } = inlineDataUrl(part);
   if (part.filename !== undefined) losses.dropped(`${path}.filename`, 'Anthropic images have no file name');
   switch (source.kind) {
@@ -54,8 +62,8 @@ function encodeImage(part: FilePart, { path, losses }: LossContext): JsonObject 
     case 'file-id':
       return { type: 'image', source: { type: 'file', file_id: source.fileId } };
     case 'base64': {
-      let media = mediaType;
-      if (!IMAGE_MEDIA_TYPES.includes(media)) {
+      let media = IMAGE_MEDIA_TYPES.find((type) => type === mediaType);
+      if (!media) {
         const sniffed = IMAGE_SIGNATURES.find(([prefix]) => source.data.startsWith(prefix))?.[1];
         if (!sniffed) {
           losses.dropped(path, `image type ${mediaType} is not accepted by Anthropic (jpeg, png, gif, webp)`);
@@ -74,9 +82,9 @@ function encodeImage(part: FilePart, { path, losses }: LossContext): JsonObject 
 }
 
 /** https://docs.anthropic.com/en/docs/build-with-claude/pdf-support */
-function encodeDocument(part: FilePart, { path, losses }: LossContext): JsonObject | undefined {
+function encodeDocument(part: FilePart, { path, losses }: LossContext): AnthropicDocumentBlock | undefined {
   const { mediaType, source } = inlineDataUrl(part);
-  let wireSource: JsonObject | undefined;
+  let wireSource: AnthropicDocumentSource | undefined;
   switch (source.kind) {
     case 'file-id':
       wireSource = { type: 'file', file_id: source.fileId };
@@ -86,11 +94,11 @@ function encodeDocument(part: FilePart, { path, losses }: LossContext): JsonObje
       break;
     case 'base64':
       if (mediaType === 'application/pdf')
-        wireSource = { type: 'base64', media_type: mediaType, data: source.data };
+        wireSource = { type: 'base64', media_type: 'application/pdf', data: source.data };
       else if (mediaType === 'text/plain')
         wireSource = {
           type: 'text',
-          media_type: mediaType,
+          media_type: 'text/plain',
           data: Buffer.from(source.data, 'base64').toString('utf8'),
         };
       break;
@@ -106,7 +114,7 @@ function encodeDocument(part: FilePart, { path, losses }: LossContext): JsonObje
     );
     return undefined;
   }
-  const block: JsonObject = { type: 'document', source: wireSource };
+  const block: AnthropicDocumentBlock = { type: 'document', source: wireSource };
   if (part.filename !== undefined) block.title = part.filename;
   return block;
 }

@@ -1,18 +1,20 @@
 import type { Message, Part } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { encodeAssistantPart, encodeTextPart, encodeUserPart, isPlainText } from './encode-part.js';
-import type { JsonObject } from '../wire-json.js';
+import type { AnthropicContentBlock, AnthropicMessageParam, AnthropicTextBlock } from './wire-types.js';
 
 type TurnRole = 'user' | 'assistant' | 'system';
 
 interface Turn {
   role: TurnRole;
-  blocks: JsonObject[];
+  blocks: AnthropicContentBlock[];
+  /** The last canonical message merged into the turn, for losses. */
+  path: string;
 }
 
 export interface EncodedConversation {
-  system: string | JsonObject[] | undefined;
-  messages: JsonObject[];
+  system: string | AnthropicTextBlock[] | undefined;
+  messages: AnthropicMessageParam[];
 }
 
 /**
@@ -42,7 +44,11 @@ export function encodeConversation(options: {
     }
     const role: TurnRole = message.role === 'tool' ? 'user' : message.role;
     const blocks = encodeBlocks(message.parts, { role, path, losses });
-    if (blocks.length === 0) return;
+    if (blocks.length === 0) {
+      // "all messages must have non-empty content except for the optional final assistant message"
+      losses.dropped(path, 'Anthropic refuses a message without content');
+      return;
+    }
     if (turns.length === 0 && role === 'assistant') {
       // "messages: first message must use the "user" role": an opening assistant turn (a greeting
       // another protocol allows) has no place; system messages after it still join `system`.
@@ -51,17 +57,20 @@ export function encodeConversation(options: {
     }
     leading = false;
     const previous = turns.at(-1);
-    if (role !== 'system' && previous?.role === role) previous.blocks.push(...blocks);
-    else turns.push({ role, blocks });
+    if (role !== 'system' && previous?.role === role) {
+      previous.blocks.push(...blocks);
+      previous.path = path;
+    } else turns.push({ role, blocks, path });
   });
+  trimFinalAssistantText(turns, losses);
   return { system: encodeSystem(systemParts, losses), messages: turns.map(encodeTurn) };
 }
 
 function encodeBlocks(
   parts: Part[],
   context: { role: TurnRole; path: string; losses: LossLog },
-): JsonObject[] {
-  const blocks: JsonObject[] = [];
+): AnthropicContentBlock[] {
+  const blocks: AnthropicContentBlock[] = [];
   parts.forEach((part, index) => {
     const partContext = { path: `${context.path}.parts[${index}]`, losses: context.losses };
     const block =
@@ -76,13 +85,35 @@ function encodeBlocks(
 }
 
 /** System content is text blocks only. */
-function encodeSystemPart(part: Part, context: { path: string; losses: LossLog }): JsonObject | undefined {
+function encodeSystemPart(
+  part: Part,
+  context: { path: string; losses: LossLog },
+): AnthropicTextBlock | undefined {
   if (part.type === 'text') return encodeTextPart(part, context);
   context.losses.dropped(context.path, `Anthropic system content is text only, not ${part.type}`);
   return undefined;
 }
 
-function encodeTurn(turn: Turn): JsonObject {
+/**
+ * A conversation that ends on an assistant turn asks the model to continue it (prefill), and
+ * Anthropic refuses one whose text ends in whitespace ("final assistant content cannot end with
+ * trailing whitespace"), so that whitespace is trimmed.
+ */
+function trimFinalAssistantText(turns: Turn[], losses: LossLog): void {
+  const last = turns.at(-1);
+  if (last?.role !== 'assistant') return;
+  const block = last.blocks.at(-1);
+  if (block?.type !== 'text' || typeof block.text !== 'string') return;
+  const trimmed = block.text.trimEnd();
+  if (trimmed === block.text) return;
+  losses.coerced(
+    last.path,
+    'Anthropic refuses a final assistant message ending in whitespace: trailing whitespace trimmed',
+  );
+  last.blocks[last.blocks.length - 1] = { ...block, text: trimmed };
+}
+
+function encodeTurn(turn: Turn): AnthropicMessageParam {
   const blocks =
     turn.role === 'user'
       ? [
@@ -94,7 +125,7 @@ function encodeTurn(turn: Turn): JsonObject {
 }
 
 /** One plain text block is written as a string, as clients usually do. */
-function plainString(blocks: JsonObject[]): string | undefined {
+function plainString(blocks: AnthropicContentBlock[]): string | undefined {
   const [only] = blocks;
   if (blocks.length !== 1 || !only || only.type !== 'text') return undefined;
   return Object.keys(only).length === 2 && typeof only.text === 'string' ? only.text : undefined;
@@ -107,11 +138,11 @@ function plainString(blocks: JsonObject[]): string | undefined {
 function encodeSystem(
   parts: { part: Part; path: string }[],
   losses: LossLog,
-): string | JsonObject[] | undefined {
+): string | AnthropicTextBlock[] | undefined {
   if (parts.length === 0) return undefined;
   const [first] = parts;
   if (parts.length === 1 && first?.part.type === 'text' && isPlainText(first.part)) return first.part.text;
-  const blocks: JsonObject[] = [];
+  const blocks: AnthropicTextBlock[] = [];
   for (const { part, path } of parts) {
     const block = encodeSystemPart(part, { path, losses });
     if (block) blocks.push(block);

@@ -1,9 +1,21 @@
-import type { Part, TextPart, ToolCallPart, ToolResultPart } from '../../ir/content.js';
+import type { Part, ReasoningPart, TextPart, ToolCallPart, ToolResultPart } from '../../ir/content.js';
 import { toAnthropicToolUseId } from './anthropic-ids.js';
 import { ANTHROPIC_MESSAGES, ownExtensions } from './anthropic-extensions.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import { encodeFilePart } from './encode-file-part.js';
 import type { LossContext } from './loss-context.js';
+import {
+  keptBlockOf,
+  type AnthropicAssistantBlock,
+  type AnthropicFileBlock,
+  type AnthropicKeptBlock,
+  type AnthropicRedactedThinkingBlock,
+  type AnthropicTextBlock,
+  type AnthropicThinkingBlock,
+  type AnthropicToolResultBlock,
+  type AnthropicToolUseBlock,
+  type AnthropicUserBlock,
+} from './wire-types.js';
 import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 export type PartContext = LossContext;
@@ -13,7 +25,7 @@ export type PartContext = LossContext;
  * (https://docs.anthropic.com/en/api/messages#body-messages-content). Assistant-only parts
  * (reasoning, tool calls) cannot be said by a user and are dropped with a loss.
  */
-export function encodeUserPart(part: Part, context: PartContext): JsonObject | undefined {
+export function encodeUserPart(part: Part, context: PartContext): AnthropicUserBlock | undefined {
   switch (part.type) {
     case 'text':
       return encodeTextPart(part, context);
@@ -35,7 +47,7 @@ export function encodeUserPart(part: Part, context: PartContext): JsonObject | u
 }
 
 /** One canonical part of an assistant turn -> a content block. */
-export function encodeAssistantPart(part: Part, context: PartContext): JsonObject | undefined {
+export function encodeAssistantPart(part: Part, context: PartContext): AnthropicAssistantBlock | undefined {
   switch (part.type) {
     case 'text':
       return encodeTextPart(part, context);
@@ -61,7 +73,7 @@ export function encodeAssistantPart(part: Part, context: PartContext): JsonObjec
  * text is whitespace alone ("text content blocks must contain non-whitespace text"); a block of
  * whitespace says nothing, so it is left out wherever it stands.
  */
-export function encodeTextPart(part: TextPart, context: PartContext): JsonObject | undefined {
+export function encodeTextPart(part: TextPart, context: PartContext): AnthropicTextBlock | undefined {
   if (part.text.length === 0) {
     context.losses.dropped(context.path, 'Anthropic rejects empty text blocks');
     return undefined;
@@ -70,7 +82,7 @@ export function encodeTextPart(part: TextPart, context: PartContext): JsonObject
     context.losses.dropped(context.path, 'Anthropic rejects text blocks of whitespace only');
     return undefined;
   }
-  const block: JsonObject = { type: 'text', text: part.text };
+  const block: AnthropicTextBlock = { type: 'text', text: part.text };
   const cacheControl = encodeCacheControl(part.cacheControl);
   if (cacheControl) block.cache_control = cacheControl;
   const citations = ownExtensions(part.extensions)?.citations;
@@ -79,26 +91,44 @@ export function encodeTextPart(part: TextPart, context: PartContext): JsonObject
 }
 
 /**
- * Thinking goes back to Anthropic only as it came: signed (`thinking`) or redacted
- * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
- * Unsigned reasoning (from other vendors, or returned by the gateway) is refused by the API.
+ * Thinking goes back to Anthropic only as it came: signed by Anthropic (`thinking`) or redacted
+ * by Anthropic (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
+ * The API refuses reasoning it did not sign, so unsigned reasoning and other vendors' tokens are
+ * left out.
  */
 function encodeReasoningPart(
-  part: Extract<Part, { type: 'reasoning' }>,
+  part: ReasoningPart,
   context: PartContext,
-): JsonObject | undefined {
-  if (part.signature) return { type: 'thinking', thinking: part.text, signature: part.signature };
-  if (part.redactedData !== undefined && part.text.length === 0)
-    return { type: 'redacted_thinking', data: part.redactedData };
-  context.losses.dropped(context.path, 'reasoning without a signature cannot be sent back to Anthropic');
+): AnthropicThinkingBlock | AnthropicRedactedThinkingBlock | undefined {
+  const { path, losses } = context;
+  if (part.signature?.issuer === 'anthropic') {
+    if (part.redactedData !== undefined)
+      losses.dropped(
+        `${path}.redactedData`,
+        'Anthropic thinking blocks carry either a signature or redacted data',
+      );
+    return { type: 'thinking', thinking: part.text, signature: part.signature.value };
+  }
+  if (part.redactedData?.issuer === 'anthropic' && part.text.length === 0)
+    return { type: 'redacted_thinking', data: part.redactedData.value };
+  const token = part.signature ?? part.redactedData;
+  losses.dropped(
+    path,
+    token
+      ? `reasoning issued by ${token.issuer} cannot be sent to Anthropic`
+      : 'reasoning without a signature cannot be sent back to Anthropic',
+  );
   return undefined;
 }
 
-function encodeToolCallPart(part: ToolCallPart, context: PartContext): JsonObject {
+function encodeToolCallPart(part: ToolCallPart, context: PartContext): AnthropicToolUseBlock {
   const id = toAnthropicToolUseId(part.id);
   if (id !== part.id) context.losses.coerced(`${context.path}.id`, `tool call id ${part.id} sent as ${id}`);
   if (part.signature !== undefined)
-    context.losses.dropped(`${context.path}.signature`, 'Anthropic tool calls carry no signature');
+    context.losses.dropped(
+      `${context.path}.signature`,
+      `a tool call signature of ${part.signature.issuer} cannot be sent to Anthropic`,
+    );
   return {
     type: 'tool_use',
     id,
@@ -116,15 +146,15 @@ export function toolInput(argumentsText: string, { path, losses }: LossContext):
   return {};
 }
 
-function encodeToolResultPart(part: ToolResultPart, context: PartContext): JsonObject {
+function encodeToolResultPart(part: ToolResultPart, context: PartContext): AnthropicToolResultBlock {
   const id = toAnthropicToolUseId(part.toolCallId);
-  const block: JsonObject = { type: 'tool_result', tool_use_id: id };
+  const block: AnthropicToolResultBlock = { type: 'tool_result', tool_use_id: id };
   const [first] = part.content;
   if (part.content.length === 1 && first?.type === 'text' && isPlainText(first)) {
     block.content = first.text;
     return withToolResultFlags(block, part);
   }
-  const content: JsonObject[] = [];
+  const content: (AnthropicTextBlock | AnthropicFileBlock)[] = [];
   part.content.forEach((item, index) => {
     const path = `${context.path}.content[${index}]`;
     const encoded =
@@ -137,7 +167,10 @@ function encodeToolResultPart(part: ToolResultPart, context: PartContext): JsonO
   return withToolResultFlags(block, part);
 }
 
-function withToolResultFlags(block: JsonObject, part: ToolResultPart): JsonObject {
+function withToolResultFlags(
+  block: AnthropicToolResultBlock,
+  part: ToolResultPart,
+): AnthropicToolResultBlock {
   if (part.isError !== undefined) block.is_error = part.isError;
   const cacheControl = encodeCacheControl(part.cacheControl);
   if (cacheControl) block.cache_control = cacheControl;
@@ -150,8 +183,11 @@ export function isPlainText(part: TextPart): boolean {
 }
 
 /** Raw blocks go back to their own protocol only. */
-function encodeRawPart(part: Extract<Part, { type: 'raw' }>, context: PartContext): JsonObject | undefined {
-  if (part.protocol === ANTHROPIC_MESSAGES && isJsonObject(part.value)) return part.value;
+function encodeRawPart(
+  part: Extract<Part, { type: 'raw' }>,
+  context: PartContext,
+): AnthropicKeptBlock | undefined {
+  if (part.protocol === ANTHROPIC_MESSAGES && isJsonObject(part.value)) return keptBlockOf(part.value);
   context.losses.dropped(context.path, `no Anthropic form for a raw ${part.protocol} block`);
   return undefined;
 }

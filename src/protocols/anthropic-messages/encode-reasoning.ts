@@ -1,6 +1,7 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
-import { isJsonObject, type JsonObject } from '../wire-json.js';
+import type { JsonObject } from '../wire-json.js';
+import type { AnthropicContentBlock, AnthropicMessageParam } from './wire-types.js';
 
 /** Thinking budget for each effort (admin-api section 4). */
 export const EFFORT_BUDGET_TOKENS: Record<Exclude<ReasoningEffort, 'none'>, number> = {
@@ -106,21 +107,21 @@ export function isThinkingOn(thinking: JsonObject | undefined): boolean {
 }
 
 /**
- * Whether thinking can be on for these messages. A request that continues a tool loop (it ends
- * on tool results) must send the assistant turn that called the tools back with its thinking
- * block first (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks);
- * a conversation from another protocol has none to send, and Anthropic then refuses thinking.
+ * Whether thinking can be on for these messages. A request that continues a tool loop (its final
+ * user turn holds tool results) must send the assistant turn that called the tools back with its
+ * thinking block first (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks);
+ * a conversation from another vendor has no Anthropic-signed thinking to send, and Anthropic then
+ * refuses thinking.
  */
-export function canThinkWith(messages: JsonObject[]): boolean {
+export function canThinkWith(messages: AnthropicMessageParam[]): boolean {
   const caller = messages.at(-2);
   const last = messages.at(-1);
   if (caller?.role !== 'assistant' || last?.role !== 'user') return true;
-  const results = contentBlocks(last);
-  if (results.length === 0 || !results.every((block) => block.type === 'tool_result')) return true;
+  if (!contentBlocks(last).some((block) => block.type === 'tool_result')) return true;
   const first = contentBlocks(caller)[0];
   return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
 
-function contentBlocks(message: JsonObject): JsonObject[] {
-  return Array.isArray(message.content) ? message.content.filter(isJsonObject) : [];
+function contentBlocks(message: AnthropicMessageParam): AnthropicContentBlock[] {
+  return typeof message.content === 'string' ? [] : message.content;
 }

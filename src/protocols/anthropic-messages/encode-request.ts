@@ -7,6 +7,7 @@ import { encodeConversation } from './encode-messages.js';
 import { canThinkWith, encodeReasoning, isThinkingOn } from './encode-reasoning.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
 import { asJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
+import type { AnthropicMessageParam, AnthropicMessagesRequest, AnthropicToolChoice } from './wire-types.js';
 
 /** Stored top-level fields merged with canonical ones above rather than restored as they were. */
 const MERGED_FIELDS = ['output_config', 'metadata'];
@@ -18,16 +19,18 @@ const MERGED_FIELDS = ['output_config', 'metadata'];
 export function encodeRequest(
   request: CanonicalRequest,
   options: EncodeRequestOptions,
-): Record<string, unknown> {
+): AnthropicMessagesRequest {
   const { losses } = options;
   const extensions = readRequestExtensions(request.extensions);
   const stored = extensions.body ?? {};
   const maxTokens = request.maxOutputTokens ?? options.defaultMaxTokens;
-  const body: Record<string, unknown> = { model: request.model, max_tokens: maxTokens };
-
   const conversation = encodeConversation({ system: request.system, messages: request.messages, losses });
-  if (conversation.system !== undefined) body.system = conversation.system;
-  body.messages = conversation.messages;
+  const body: AnthropicMessagesRequest = {
+    model: request.model,
+    max_tokens: maxTokens,
+    ...(conversation.system !== undefined ? { system: conversation.system } : {}),
+    messages: conversation.messages,
+  };
 
   const tools = encodeTools({ tools: request.tools, toolFields: extensions.toolFields ?? {}, losses });
   if (tools.length > 0) body.tools = tools;
@@ -40,27 +43,20 @@ export function encodeRequest(
     storedEffort: storedOutputConfig?.effort,
     losses,
   });
-  if (isThinkingOn(reasoning.thinking) && !canThinkWith(conversation.messages)) {
-    losses.dropped(
-      'reasoning',
-      'Anthropic thinks in a tool loop only when the calling turn comes back with its thinking block, and this one has none',
-    );
-    reasoning = reasoning.effort === undefined ? {} : { effort: reasoning.effort };
-  }
-  const thinkingOn = isThinkingOn(reasoning.thinking);
-
-  let toolChoice = encodeToolChoice({
+  const toolChoice = encodeToolChoice({
     toolChoice: request.toolChoice,
     parallelToolCalls: request.parallelToolCalls,
     hasTools: tools.length > 0,
     losses,
   });
-  if (thinkingOn && (toolChoice?.type === 'any' || toolChoice?.type === 'tool')) {
-    // https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#extended-thinking-with-tool-use
-    losses.coerced('toolChoice', 'Anthropic thinking allows only tool_choice auto or none: auto');
-    toolChoice = { ...toolChoice, type: 'auto' };
-    delete toolChoice.name;
+  if (isThinkingOn(reasoning.thinking)) {
+    const conflict = thinkingConflict({ messages: conversation.messages, toolChoice });
+    if (conflict) {
+      losses.dropped('reasoning', conflict);
+      reasoning = reasoning.effort === undefined ? {} : { effort: reasoning.effort };
+    }
   }
+  const thinkingOn = isThinkingOn(reasoning.thinking);
   if (toolChoice) body.tool_choice = toolChoice;
 
   encodeSampling(request, { body, thinkingOn, losses });
@@ -90,13 +86,31 @@ export function encodeRequest(
 }
 
 /**
+ * Why Anthropic would refuse thinking in this request, if it would. Thinking is what gives way:
+ * a tool loop whose calling turn lost its signed thinking cannot get it back, and a forced tool
+ * choice is what the client asked for explicitly
+ * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#extended-thinking-with-tool-use).
+ */
+function thinkingConflict(options: {
+  messages: AnthropicMessageParam[];
+  toolChoice: AnthropicToolChoice | undefined;
+}): string | undefined {
+  if (!canThinkWith(options.messages))
+    return 'Anthropic thinks in a tool loop only when the calling turn comes back with its signed thinking block first, and this one has none: thinking off';
+  const choice = options.toolChoice?.type;
+  if (choice === 'any' || choice === 'tool')
+    return 'Anthropic does not think when tool_choice forces tool use: thinking off, the forced tool choice kept';
+  return undefined;
+}
+
+/**
  * Sampling settings. Anthropic's temperature runs 0..1; with thinking on, only temperature 1,
  * top_p from 0.95 and no top_k are accepted
  * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#feature-compatibility).
  */
 function encodeSampling(
   request: CanonicalRequest,
-  context: { body: Record<string, unknown>; thinkingOn: boolean; losses: LossLog },
+  context: { body: AnthropicMessagesRequest; thinkingOn: boolean; losses: LossLog },
 ): void {
   const { body, thinkingOn, losses } = context;
   if (request.temperature !== undefined) {

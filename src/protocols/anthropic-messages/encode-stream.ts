@@ -1,13 +1,16 @@
+import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { writeIssuedToken } from '../issued-token.js';
 import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { toAnthropicMessageId, toAnthropicToolUseId } from './anthropic-ids.js';
 import { encodeAnthropicUsage } from './encode-anthropic-usage.js';
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
 import { toAnthropicStopReason } from './map-anthropic-finish-reason.js';
+import type { AnthropicBlockDelta, AnthropicStreamEvent } from './wire-types.js';
 
 type BlockEvent = Extract<
   StreamEvent,
@@ -81,7 +84,7 @@ class AnthropicStreamEncoder implements StreamEncoder {
       }
       case 'error':
         this.phase = 'done';
-        return formatAnthropicStreamError({ message: event.message, code: event.code });
+        return formatAnthropicStreamError({ message: event.message, code: event.code, status: event.status });
       default: {
         const unreachable: never = event;
         return unreachable;
@@ -96,7 +99,7 @@ class AnthropicStreamEncoder implements StreamEncoder {
   private start(id: string): string {
     if (this.phase !== 'before-start') return '';
     this.phase = 'streaming';
-    return sse('message_start', {
+    return sse({
       type: 'message_start',
       message: {
         id: toAnthropicMessageId(id),
@@ -170,25 +173,28 @@ class AnthropicStreamEncoder implements StreamEncoder {
     const index = block.wireIndex ?? 0;
     switch (event.type) {
       case 'text-start':
-        return sse('content_block_start', {
+        return sse({
           type: 'content_block_start',
           index,
           content_block: { type: 'text', text: '', citations: null },
         });
       case 'reasoning-start':
-        return sse('content_block_start', {
+        return sse({
           type: 'content_block_start',
           index,
           content_block:
             event.redactedData !== undefined
-              ? { type: 'redacted_thinking', data: event.redactedData }
+              ? {
+                  type: 'redacted_thinking',
+                  data: writeIssuedToken(event.redactedData, { ownVendor: 'anthropic', role: 'redacted' }),
+                }
               : { type: 'thinking', thinking: '', signature: '' },
         });
       case 'tool-call-start': {
         const id = toAnthropicToolUseId(event.id);
         if (id !== event.id)
           this.losses.coerced(`stream[${event.index}].id`, `tool call id ${event.id} sent as ${id}`);
-        return sse('content_block_start', {
+        return sse({
           type: 'content_block_start',
           index,
           content_block: { type: 'tool_use', id, name: event.name, input: {}, caller: { type: 'direct' } },
@@ -210,7 +216,11 @@ class AnthropicStreamEncoder implements StreamEncoder {
         block.ended = true;
         let out = '';
         if (block.kind === 'thinking') {
-          if (event.signature) out += delta(index, { type: 'signature_delta', signature: event.signature });
+          if (event.signature)
+            out += delta(index, {
+              type: 'signature_delta',
+              signature: writeIssuedToken(event.signature, { ownVendor: 'anthropic' }),
+            });
           else
             this.losses.dropped(
               `stream[${event.index}].signature`,
@@ -220,10 +230,8 @@ class AnthropicStreamEncoder implements StreamEncoder {
         return out + stop(index);
       }
       case 'tool-call-end':
-        if (event.signature !== undefined)
-          this.losses.dropped(`stream[${event.index}].signature`, 'Anthropic tool calls carry no signature');
         block.ended = true;
-        return stop(index);
+        return stop(index) + (event.signature ? this.toolCallSignature(event.signature) : '');
       case 'text-end':
         block.ended = true;
         return stop(index);
@@ -234,19 +242,41 @@ class AnthropicStreamEncoder implements StreamEncoder {
     }
   }
 
+  /**
+   * A tool call's signature (Gemini's) as an empty thinking block of its own right after the
+   * `tool_use` block, the only place an Anthropic message has for it; the client echoes it back.
+   */
+  private toolCallSignature(signature: IssuedToken): string {
+    const index = this.nextWireIndex;
+    this.nextWireIndex += 1;
+    return (
+      sse({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }) +
+      delta(index, {
+        type: 'signature_delta',
+        signature: writeIssuedToken(signature, { ownVendor: 'anthropic' }),
+      }) +
+      stop(index)
+    );
+  }
+
   /** `message_delta` with the stop reason and the final usage, then `message_stop`. */
   private close(): string {
     this.phase = 'done';
     const finishReason = this.finishReason ?? { unified: 'other', raw: undefined };
-    const usage = encodeAnthropicUsage(this.usage, { inputTokens: this.options.estimatedInputTokens });
     // `message_delta` usage has no TTL split (`MessageDeltaUsage`).
-    delete usage.cache_creation;
+    const { cache_creation: _split, ...usage } = encodeAnthropicUsage(this.usage, {
+      inputTokens: this.options.estimatedInputTokens,
+    });
     return (
-      sse('message_delta', {
+      sse({
         type: 'message_delta',
         delta: { stop_reason: toAnthropicStopReason(finishReason, this.losses), stop_sequence: null },
         usage,
-      }) + sse('message_stop', { type: 'message_stop' })
+      }) + sse({ type: 'message_stop' })
     );
   }
 }
@@ -275,14 +305,14 @@ function endEvent(kind: Block['kind'], index: number): BlockEvent {
   }
 }
 
-function sse(event: string, data: Record<string, unknown>): string {
-  return formatSseEvent({ event, data: JSON.stringify(data) });
+function sse(data: AnthropicStreamEvent): string {
+  return formatSseEvent({ event: data.type, data: JSON.stringify(data) });
 }
 
-function delta(index: number, value: Record<string, unknown>): string {
-  return sse('content_block_delta', { type: 'content_block_delta', index, delta: value });
+function delta(index: number, value: AnthropicBlockDelta): string {
+  return sse({ type: 'content_block_delta', index, delta: value });
 }
 
 function stop(index: number): string {
-  return sse('content_block_stop', { type: 'content_block_stop', index });
+  return sse({ type: 'content_block_stop', index });
 }

@@ -4,9 +4,16 @@ import { ANTHROPIC_MESSAGES } from './anthropic-extensions.js';
 import { encodeCacheControl } from './encode-cache-control.js';
 import type { LossContext } from './loss-context.js';
 import { asJsonObject, type JsonObject } from '../wire-json.js';
+import {
+  keptBlockOf,
+  type AnthropicCustomTool,
+  type AnthropicTool,
+  type AnthropicToolChoice,
+  type AnthropicWebSearchTool,
+} from './wire-types.js';
 
 /** https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool */
-const WEB_SEARCH_TOOL = { type: 'web_search_20250305', name: 'web_search' };
+const WEB_SEARCH_TOOL: AnthropicWebSearchTool = { type: 'web_search_20250305', name: 'web_search' };
 
 /**
  * Canonical tools -> `tools` (https://docs.anthropic.com/en/api/messages#body-tools). Function
@@ -18,17 +25,19 @@ export function encodeTools(options: {
   tools: Tool[];
   toolFields: Record<string, JsonObject>;
   losses: LossLog;
-}): JsonObject[] {
-  const encoded: JsonObject[] = [];
+}): AnthropicTool[] {
+  const encoded: AnthropicTool[] = [];
   options.tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
     switch (tool.type) {
       case 'function': {
         const parameters =
           tool.parameters.type === undefined ? { type: 'object', ...tool.parameters } : tool.parameters;
-        const wire: JsonObject = { name: tool.name };
-        if (tool.description !== undefined) wire.description = tool.description;
-        wire.input_schema = parameters;
+        const wire: AnthropicCustomTool = {
+          name: tool.name,
+          ...(tool.description !== undefined ? { description: tool.description } : {}),
+          input_schema: parameters,
+        };
         if (tool.strict !== undefined) wire.strict = tool.strict;
         const cacheControl = encodeCacheControl(tool.cacheControl);
         if (cacheControl) wire.cache_control = cacheControl;
@@ -36,7 +45,7 @@ export function encodeTools(options: {
         break;
       }
       case 'provider':
-        if (tool.protocol === ANTHROPIC_MESSAGES) encoded.push(tool.value);
+        if (tool.protocol === ANTHROPIC_MESSAGES) encoded.push(keptBlockOf(tool.value));
         else if (tool.kind === 'web-search')
           encoded.push(webSearchTool(tool.value, { path, losses: options.losses }));
         else options.losses.dropped(path, `no Anthropic form for this ${tool.protocol} provider tool`);
@@ -54,8 +63,8 @@ export function encodeTools(options: {
  * Another protocol's web search settings: OpenAI's approximate `user_location` has the same
  * fields as Anthropic's; the rest (such as `search_context_size`) has no Anthropic form.
  */
-function webSearchTool(value: JsonObject, { path, losses }: LossContext): JsonObject {
-  const tool: JsonObject = { ...WEB_SEARCH_TOOL };
+function webSearchTool(value: JsonObject, { path, losses }: LossContext): AnthropicWebSearchTool {
+  const tool: AnthropicWebSearchTool = { ...WEB_SEARCH_TOOL };
   const approximate = asJsonObject(asJsonObject(value.user_location)?.approximate);
   if (approximate) tool.user_location = { type: 'approximate', ...approximate };
   for (const key of Object.keys(value)) {
@@ -74,7 +83,7 @@ export function encodeToolChoice(options: {
   parallelToolCalls: boolean | undefined;
   hasTools: boolean;
   losses: LossLog;
-}): JsonObject | undefined {
+}): AnthropicToolChoice | undefined {
   const { toolChoice, parallelToolCalls, losses } = options;
   if (!options.hasTools) {
     if (toolChoice) losses.dropped('toolChoice', 'Anthropic accepts tool_choice only with tools');
@@ -82,7 +91,7 @@ export function encodeToolChoice(options: {
       losses.dropped('parallelToolCalls', 'Anthropic accepts tool_choice only with tools');
     return undefined;
   }
-  let choice: JsonObject | undefined;
+  let choice: Exclude<AnthropicToolChoice, { type: 'none' }> | undefined;
   switch (toolChoice?.type) {
     case undefined:
       choice = parallelToolCalls === undefined ? undefined : { type: 'auto' };

@@ -10,7 +10,8 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
+import { isJsonObject, withoutKeys } from '../wire-json.js';
+import { geminiResponseSchema, type GeminiCandidateRead, type GeminiResponseRead } from './wire-schemas.js';
 
 /** Candidate fields with a canonical place. */
 const CANDIDATE_FIELDS = ['content', 'finishReason', 'index'];
@@ -30,10 +31,12 @@ const RESPONSE_FIELDS = [
  * records the others as dropped); a prompt blocked before any candidate is a content filter.
  */
 export function decodeGeminiReply(body: unknown, losses: LossLog): CanonicalReply {
-  const response: JsonObject = isJsonObject(body) ? body : {};
-  const identity = readResponseIdentity(response);
-  const candidates: unknown[] = Array.isArray(response.candidates) ? response.candidates : [];
-  const candidate = isJsonObject(candidates[0]) ? candidates[0] : undefined;
+  const parsed = geminiResponseSchema.safeParse(body);
+  const response: GeminiResponseRead = parsed.success ? parsed.data : {};
+  // The id derived for a body without one is a hash of the body as received.
+  const identity = readResponseIdentity(parsed.success ? body : {});
+  const candidates = response.candidates ?? [];
+  const candidate = candidates[0];
   for (const index of candidates.keys())
     if (index > 0) losses.dropped(`candidates[${index}]`, 'only the first candidate is kept');
 
@@ -57,11 +60,11 @@ export function decodeGeminiReply(body: unknown, losses: LossLog): CanonicalRepl
 }
 
 function decodeCandidateParts(
-  candidate: JsonObject | undefined,
+  candidate: GeminiCandidateRead | undefined,
   context: { losses: LossLog; responseId: string },
 ): Part[] {
-  const content = isJsonObject(candidate?.content) ? candidate.content : undefined;
-  const wireParts: unknown[] = Array.isArray(content?.parts) ? content.parts : [];
+  const content = candidate?.content;
+  const wireParts = content?.parts ?? [];
   const taken = collectGeminiCallIds(content ? [content] : []);
   const assembler = new GeminiPartAssembler(new ToolCallIds({ taken, responseId: context.responseId }));
   for (const [index, part] of wireParts.entries()) {
@@ -76,14 +79,12 @@ function decodeCandidateParts(
 }
 
 function readFinishReason(
-  response: JsonObject,
-  candidate: JsonObject | undefined,
+  response: GeminiResponseRead,
+  candidate: GeminiCandidateRead | undefined,
   parts: Part[],
 ): FinishReason {
-  const raw = asString(candidate?.finishReason);
-  if (candidate === undefined && isJsonObject(response.promptFeedback)) {
-    const blockReason = asString(response.promptFeedback.blockReason);
-    if (blockReason !== undefined) return { unified: 'content-filter', raw: blockReason };
-  }
+  const raw = candidate?.finishReason;
+  const blockReason = candidate === undefined ? response.promptFeedback?.blockReason : undefined;
+  if (blockReason !== undefined) return { unified: 'content-filter', raw: blockReason };
   return mapGeminiFinishReason(raw, { hasToolCalls: parts.some((part) => part.type === 'tool-call') });
 }

@@ -10,7 +10,8 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { asString, isJsonObject, jsonEqual, parseJson, type JsonObject } from '../wire-json.js';
+import { asCount, jsonEqual, parseJson } from '../wire-json.js';
+import { geminiResponseSchema, type GeminiCandidateRead, type GeminiResponseRead } from './wire-schemas.js';
 
 type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
 
@@ -42,23 +43,24 @@ export class GeminiStreamDecoder implements StreamDecoder {
   push(event: SseEvent): StreamEvent[] {
     if (this.errored) return [];
     const path = `chunk[${this.chunks++}]`;
-    const parsed = parseJson(event.data);
-    if (!parsed.ok || !isJsonObject(parsed.value)) {
+    const json = parseJson(event.data);
+    const parsed = json.ok ? geminiResponseSchema.safeParse(json.value) : undefined;
+    if (!parsed?.success) {
       this.errored = true;
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
-    const chunk = parsed.value;
-    if (isJsonObject(chunk.error)) return this.fail(chunk.error);
+    const chunk = parsed.data;
+    if (chunk.error) return this.fail(chunk.error);
 
     const out: StreamEvent[] = [];
     if (!this.started) this.start(chunk, out);
     const usage = convertGeminiUsage(chunk.usageMetadata);
     if (usage) this.usage = usage;
-    const candidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+    const candidates = chunk.candidates ?? [];
     for (const index of candidates.keys())
       if (index > 0) this.losses.dropped(`${path}.candidates[${index}]`, 'only the first candidate is kept');
-    const candidate = isJsonObject(candidates[0]) ? candidates[0] : undefined;
+    const candidate = candidates[0];
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
 
     if (this.finished) {
@@ -76,11 +78,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
         path: `${path}.candidates[0].content.parts[${index}]`,
       });
 
-    const finishReason = asString(candidate?.finishReason);
-    const blockReason =
-      candidate === undefined && isJsonObject(chunk.promptFeedback)
-        ? asString(chunk.promptFeedback.blockReason)
-        : undefined;
+    const finishReason = candidate?.finishReason;
+    const blockReason = candidate === undefined ? chunk.promptFeedback?.blockReason : undefined;
     if (finishReason !== undefined)
       this.finish(mapGeminiFinishReason(finishReason, { hasToolCalls: this.sawToolCall }), out);
     else if (blockReason !== undefined) this.finish({ unified: 'content-filter', raw: blockReason }, out);
@@ -99,7 +98,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     return out;
   }
 
-  private start(chunk: JsonObject, out: StreamEvent[]): void {
+  private start(chunk: GeminiResponseRead, out: StreamEvent[]): void {
     const identity = readResponseIdentity(chunk);
     this.ids = new ToolCallIds({ responseId: identity.id });
     this.started = true;
@@ -122,7 +121,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
           {
             type: 'tool-call-end',
             index,
-            ...(view.signature !== undefined && { signature: view.signature }),
+            ...(view.signature !== undefined && { signature: view.signature.token }),
           },
         );
         return;
@@ -151,7 +150,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const { index } = this.open;
     if (view.text !== '') out.push({ type: 'reasoning-delta', index, text: view.text });
     if (view.signature !== undefined) {
-      out.push({ type: 'reasoning-end', index, signature: view.signature });
+      out.push({ type: 'reasoning-end', index, signature: view.signature.token });
       this.open = undefined;
     }
   }
@@ -162,7 +161,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
       const index = this.nextIndex++;
       out.push(
         { type: 'reasoning-start', index },
-        { type: 'reasoning-end', index, signature: view.signature },
+        { type: 'reasoning-end', index, signature: view.signature.token },
       );
     }
     if (view.text === '') return;
@@ -189,14 +188,20 @@ export class GeminiStreamDecoder implements StreamDecoder {
     out.push({ type: 'finish', finishReason, ...(usage && { usage }) });
   }
 
-  private fail(error: JsonObject): StreamEvent[] {
+  /**
+   * `{"error": {code, message, status}}`: `code` is the HTTP status the error stands for, `status`
+   * Google's name for it (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes).
+   */
+  private fail(error: NonNullable<GeminiResponseRead['error']>): StreamEvent[] {
     this.errored = true;
-    const code = asString(error.status) ?? (typeof error.code === 'number' ? String(error.code) : undefined);
+    const httpStatus = asCount(error.code);
+    const code = error.status ?? (httpStatus === undefined ? undefined : String(httpStatus));
     return [
       {
         type: 'error',
-        message: asString(error.message) ?? 'the upstream stream reported an error',
+        message: error.message ?? 'the upstream stream reported an error',
         ...(code !== undefined && { code }),
+        ...(httpStatus !== undefined && { status: httpStatus }),
       },
     ];
   }
@@ -206,7 +211,6 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 }
 
-function partsOf(candidate: JsonObject | undefined): unknown[] {
-  const content = isJsonObject(candidate?.content) ? candidate.content : undefined;
-  return Array.isArray(content?.parts) ? content.parts : [];
+function partsOf(candidate: GeminiCandidateRead | undefined): unknown[] {
+  return candidate?.content?.parts ?? [];
 }

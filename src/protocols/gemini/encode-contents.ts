@@ -1,12 +1,13 @@
 import type { Message, Part } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { encodeGeminiParts } from './encode-parts.js';
-import type { JsonObject } from '../wire-json.js';
+import { signCurrentTurnCalls } from './sign-current-turn-calls.js';
+import type { GeminiContent, GeminiTextPart } from './wire-types.js';
 
 export interface EncodedContents {
-  contents: JsonObject[];
+  contents: GeminiContent[];
   /** Parts of `systemInstruction`, system messages included. */
-  system: JsonObject[];
+  system: GeminiTextPart[];
 }
 
 /**
@@ -16,7 +17,9 @@ export interface EncodedContents {
  * responses to one turn's calls together (and a client's own turn of responses and text decodes
  * to exactly that pair). An assistant message that calls functions joins the model turn before
  * it, as a turn of calls must follow a user turn or a turn of responses. System messages move into
- * `systemInstruction`, Gemini's only place for them.
+ * `systemInstruction`, Gemini's only place for them. A message left with no part Gemini takes
+ * (empty text, another vendor's reasoning) is left out, as Gemini refuses a content without parts.
+ * The calls of the current turn get the signature Gemini requires (see `signCurrentTurnCalls`).
  */
 export function encodeGeminiContents(
   request: { system: Part[]; messages: Message[] },
@@ -29,7 +32,7 @@ export function encodeGeminiContents(
   const toolName = (id: string) => names.get(id);
 
   const system = encodeSystem(request.system, 'system', losses);
-  const contents: JsonObject[] = [];
+  const contents: GeminiContent[] = [];
   let previousHasResponses = false;
 
   for (const [index, message] of request.messages.entries()) {
@@ -47,37 +50,39 @@ export function encodeGeminiContents(
       role,
       sendId: options.sendId,
       toolName,
-      unsignedReasoning: 'drop',
-      emptyText: 'drop',
+      target: 'upstream',
     });
     if (parts.length === 0) {
-      if (message.parts.length === 0) losses.dropped(path, 'an empty message');
+      losses.dropped(
+        path,
+        message.parts.length === 0 ? 'an empty message' : 'nothing Gemini takes is left in this message',
+      );
       continue;
     }
-    const hasResponses = parts.some((part) => part.functionResponse !== undefined);
-    const hasCalls = parts.some((part) => part.functionCall !== undefined);
+    const hasResponses = parts.some((part) => 'functionResponse' in part);
+    const hasCalls = parts.some((part) => 'functionCall' in part);
     const previous = contents.at(-1);
     if (previous?.role === 'user' && role === 'user' && (previousHasResponses || hasResponses))
-      (previous.parts as JsonObject[]).push(...parts);
-    else if (previous?.role === 'model' && role === 'model' && hasCalls)
-      (previous.parts as JsonObject[]).push(...parts);
+      previous.parts.push(...parts);
+    else if (previous?.role === 'model' && role === 'model' && hasCalls) previous.parts.push(...parts);
     else contents.push({ role, parts });
     previousHasResponses = hasResponses;
   }
+  signCurrentTurnCalls(contents, losses);
   return { contents, system };
 }
 
 /** `systemInstruction` takes text only, and no empty text. */
-function encodeSystem(parts: Part[], path: string, losses: LossLog): JsonObject[] {
-  const out: JsonObject[] = [];
+function encodeSystem(parts: Part[], path: string, losses: LossLog): GeminiTextPart[] {
+  const out: GeminiTextPart[] = [];
   for (const [index, part] of parts.entries()) {
     const partPath = path === 'system' ? `system[${index}]` : `${path}.parts[${index}]`;
     if (part.type !== 'text') {
       losses.dropped(partPath, `a ${part.type} part in system instructions`);
       continue;
     }
-    if (part.text === '') {
-      losses.dropped(partPath, 'Gemini refuses empty text parts');
+    if (part.text.trim() === '') {
+      losses.dropped(partPath, part.text === '' ? 'Gemini refuses empty text parts' : 'whitespace-only text');
       continue;
     }
     if (part.cacheControl) losses.dropped(`${partPath}.cacheControl`, 'Gemini has no prompt-cache markers');

@@ -1,6 +1,6 @@
 import type { FilePart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import type { JsonObject } from '../wire-json.js';
+import type { GeminiFilePart } from './wire-types.js';
 
 /** Leading base64 of common formats, for inline data that only says `image/*`. */
 const SIGNATURES: [prefix: string, mediaType: string][] = [
@@ -16,7 +16,7 @@ const SIGNATURES: [prefix: string, mediaType: string][] = [
  * already downloaded other links), https://ai.google.dev/api/caching#Part. An uploaded-file id of
  * another vendor means nothing to Gemini and is dropped. Returns undefined when nothing is sent.
  */
-export function encodeGeminiFile(file: FilePart, path: string, losses: LossLog): JsonObject | undefined {
+export function encodeGeminiFile(file: FilePart, path: string, losses: LossLog): GeminiFilePart | undefined {
   if (file.cacheControl) losses.dropped(`${path}.cacheControl`, 'Gemini has no prompt-cache markers');
   if (file.detail !== undefined && file.detail !== 'auto')
     losses.dropped(`${path}.detail`, 'Gemini has no image detail setting per part');

@@ -1,8 +1,16 @@
-import type { Part, ReasoningPart, ToolCallPart, ToolResultPart } from '../../ir/content.js';
+import type { IssuedToken, Part, ReasoningPart, ToolCallPart, ToolResultPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
+import { writeIssuedToken } from '../issued-token.js';
 import { encodeGeminiFile } from './encode-file.js';
 import { encodeGeminiToolResponse } from './encode-tool-response.js';
 import { GEMINI, geminiThoughtOrigin } from './gemini-extensions.js';
+import {
+  asOpaquePart,
+  type GeminiFilePart,
+  type GeminiFunctionCall,
+  type GeminiFunctionResponse,
+  type GeminiPart,
+} from './wire-types.js';
 import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 export interface EncodePartsOptions {
@@ -15,18 +23,16 @@ export interface EncodePartsOptions {
   /** Function name of an earlier call, for tool results that do not carry one. */
   toolName(toolCallId: string): string | undefined;
   /**
-   * Reasoning without a signature: a client is shown it as thought parts; an upstream gets it
-   * back only if it was Gemini's own (it ignores thought text it cannot verify).
+   * Who reads the parts. Gemini itself (`upstream`) takes back only the signatures it issued,
+   * ignores thought text it cannot verify, and refuses empty text ("Unable to submit request
+   * because it has an empty text parameter"). A Gemini client (`client`) is shown every part as
+   * it came, with every vendor's token written where it can echo it back
+   * (https://ai.google.dev/gemini-api/docs/thought-signatures).
    */
-  unsignedReasoning: 'show' | 'drop';
-  /**
-   * Empty text without a thought signature: an upstream refuses it ("Unable to submit request
-   * because it has an empty text parameter"); a client is shown it as it came.
-   */
-  emptyText: 'keep' | 'drop';
+  target: 'upstream' | 'client';
 }
 
-/** A signature waiting for the part it belongs on. */
+/** A Gemini signature, as written, waiting for the part it belongs on. */
 interface PendingSignature {
   signature: string;
   /** Also onto a function call without its own signature (signatures from other protocols). */
@@ -35,19 +41,20 @@ interface PendingSignature {
 
 /**
  * Canonical parts as Gemini `Part`s (https://ai.google.dev/api/caching#Part). Reasoning goes back
- * as `thought` parts only with a signature, unless it came from Gemini in the first place;
- * a reasoning part with a signature and no text is a signature that rode on the next text, file
- * or call, and goes back onto it.
+ * to Gemini as `thought` parts only with Gemini's signature, unless it came from Gemini in the
+ * first place; a reasoning part with a Gemini signature and no text is a signature that rode on
+ * the next text, file or call and goes back onto it, or, coming from another protocol, one that
+ * followed the call it belongs to (Anthropic and Responses clients carry it after the call).
  */
-export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): JsonObject[] {
-  const { losses, role } = options;
-  const out: JsonObject[] = [];
+export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): GeminiPart[] {
+  const { losses, role, target } = options;
+  const out: GeminiPart[] = [];
   let pending: PendingSignature | undefined;
   const flush = () => {
     if (pending) out.push({ text: '', thoughtSignature: pending.signature });
     pending = undefined;
   };
-  const take = (): JsonObject => {
+  const take = (): { thoughtSignature?: string } => {
     const signature = pending?.signature;
     pending = undefined;
     return signature === undefined ? {} : { thoughtSignature: signature };
@@ -57,8 +64,9 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): J
     const path = `${options.path}.parts[${index}]`;
     switch (part.type) {
       case 'text':
-        if (part.text === '' && !pending && options.emptyText === 'drop') {
-          losses.dropped(path, 'Gemini refuses empty text parts');
+        // Whitespace says nothing either, and would leave a turn that says nothing.
+        if (part.text.trim() === '' && !pending && target === 'upstream') {
+          losses.dropped(path, part.text === '' ? 'Gemini refuses empty text parts' : 'whitespace-only text');
           break;
         }
         if (part.cacheControl) losses.dropped(`${path}.cacheControl`, 'Gemini has no prompt-cache markers');
@@ -74,11 +82,25 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): J
           losses.dropped(path, 'reasoning in a user turn');
           break;
         }
-        const next = encodeReasoning(part, { path, losses, unsigned: options.unsignedReasoning });
-        if (next.kind === 'none') break;
-        flush();
-        if (next.kind === 'part') out.push(next.part);
-        else pending = next.pending;
+        const next = encodeReasoning(part, { path, losses, target });
+        if (next.parts.length > 0) {
+          flush();
+          out.push(...next.parts);
+        }
+        if (next.pending === undefined) break;
+        const previous = out.at(-1);
+        if (
+          next.pending.ontoCalls &&
+          !pending &&
+          previous !== undefined &&
+          'functionCall' in previous &&
+          previous.thoughtSignature === undefined
+        )
+          previous.thoughtSignature = next.pending.signature;
+        else {
+          flush();
+          pending = next.pending;
+        }
         break;
       }
       case 'tool-call': {
@@ -86,8 +108,9 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): J
           losses.dropped(path, 'a tool call in a user turn');
           break;
         }
-        if (pending && (!pending.ontoCalls || part.signature !== undefined)) flush();
-        const signature = part.signature === undefined ? take() : { thoughtSignature: part.signature };
+        const own = tokenFor(part.signature, { path: `${path}.signature`, losses, target });
+        if (pending && (!pending.ontoCalls || own !== undefined)) flush();
+        const signature = own === undefined ? take() : { thoughtSignature: own.written };
         out.push({ functionCall: encodeCall(part, { path, options }), ...signature });
         break;
       }
@@ -105,7 +128,7 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): J
           break;
         }
         flush();
-        out.push(part.value);
+        out.push(asOpaquePart(part.value));
         break;
       default: {
         const unhandled: never = part;
@@ -117,32 +140,68 @@ export function encodeGeminiParts(parts: Part[], options: EncodePartsOptions): J
   return out;
 }
 
-type EncodedReasoning =
-  { kind: 'none' } | { kind: 'part'; part: JsonObject } | { kind: 'pending'; pending: PendingSignature };
+/**
+ * A token as the reader takes it: Gemini gets back only what it issued (another vendor's token
+ * is dropped, never forwarded); a Gemini client gets every token, another vendor's behind its
+ * marker, so that it comes back to its issuer.
+ */
+function tokenFor(
+  token: IssuedToken | undefined,
+  context: { path: string; losses: LossLog; target: 'upstream' | 'client'; role?: 'redacted' },
+): { written: string; gemini: boolean } | undefined {
+  if (token === undefined) return undefined;
+  const gemini = token.issuer === 'gemini';
+  if (context.target === 'upstream' && !gemini) {
+    context.losses.dropped(context.path, `issued by ${token.issuer}; Gemini cannot verify it`);
+    return undefined;
+  }
+  return {
+    written: writeIssuedToken(token, { ownVendor: GEMINI, ...(context.role && { role: context.role }) }),
+    gemini,
+  };
+}
+
+interface EncodedReasoning {
+  parts: GeminiPart[];
+  pending?: PendingSignature;
+}
 
 function encodeReasoning(
   part: ReasoningPart,
-  context: { path: string; losses: LossLog; unsigned: 'show' | 'drop' },
+  context: { path: string; losses: LossLog; target: 'upstream' | 'client' },
 ): EncodedReasoning {
-  const { path, losses } = context;
-  if (part.redactedData !== undefined)
-    losses.dropped(`${path}.redactedData`, 'Gemini has no redacted reasoning');
+  const { path, losses, target } = context;
   const origin = geminiThoughtOrigin(part);
-  const signature = part.signature;
-  if (origin === true || (signature === undefined && context.unsigned === 'show' && part.text !== ''))
-    return {
-      kind: 'part',
-      part: { text: part.text, thought: true, ...(signature && { thoughtSignature: signature }) },
-    };
-  if (signature !== undefined && part.text === '')
-    return { kind: 'pending', pending: { signature, ontoCalls: origin === undefined } };
-  if (signature !== undefined)
-    return { kind: 'part', part: { text: part.text, thought: true, thoughtSignature: signature } };
-  if (part.text !== '') losses.dropped(path, 'reasoning without a signature cannot go back to Gemini');
-  return { kind: 'none' };
+  const signature = tokenFor(part.signature, { path: `${path}.signature`, losses, target });
+  // Gemini has no redacted reasoning; a Gemini client keeps the data as a thought signature.
+  const redacted = tokenFor(part.redactedData, {
+    path: `${path}.redactedData`,
+    losses,
+    target,
+    role: 'redacted',
+  });
+  if (redacted?.gemini === true && target === 'upstream')
+    losses.dropped(`${path}.redactedData`, 'Gemini has no redacted reasoning');
+  const data = target === 'client' ? redacted?.written : undefined;
+
+  if (signature?.gemini === true && part.text === '' && origin !== true && data === undefined)
+    return { parts: [], pending: { signature: signature.written, ontoCalls: origin === undefined } };
+  const parts: GeminiPart[] = [];
+  // Redacted data alone closes the reasoning's own text, which decodes back to the one part.
+  const closing = signature?.written ?? data;
+  if (closing !== undefined) parts.push({ text: part.text, thought: true, thoughtSignature: closing });
+  else if (part.text !== '' && (origin === true || target === 'client'))
+    parts.push({ text: part.text, thought: true });
+  else if (part.text !== '') losses.dropped(path, 'reasoning without a signature cannot go back to Gemini');
+  if (signature !== undefined && data !== undefined)
+    parts.push({ text: '', thought: true, thoughtSignature: data });
+  return { parts };
 }
 
-function encodeCall(part: ToolCallPart, context: { path: string; options: EncodePartsOptions }): JsonObject {
+function encodeCall(
+  part: ToolCallPart,
+  context: { path: string; options: EncodePartsOptions },
+): GeminiFunctionCall {
   const { options } = context;
   const text = part.arguments.trim();
   const parsed = text === '' ? { ok: true as const, value: {} } : parseJson(text);
@@ -158,7 +217,7 @@ function encodeCall(part: ToolCallPart, context: { path: string; options: Encode
 function encodeResult(
   part: ToolResultPart,
   context: { path: string; options: EncodePartsOptions },
-): JsonObject {
+): GeminiFunctionResponse {
   const { path, options } = context;
   const { losses } = options;
   if (part.cacheControl) losses.dropped(`${path}.cacheControl`, 'Gemini has no prompt-cache markers');
@@ -168,7 +227,7 @@ function encodeResult(
     name = 'unknown';
   }
   const texts: string[] = [];
-  const files: JsonObject[] = [];
+  const files: GeminiFilePart[] = [];
   for (const [index, item] of part.content.entries()) {
     if (item.type === 'text') texts.push(item.text);
     else {

@@ -4,7 +4,7 @@ import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiParts } from './encode-parts.js';
 import { readGeminiReplyExtensions } from './gemini-extensions.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
-import type { JsonObject } from '../wire-json.js';
+import type { GeminiResponse } from './wire-types.js';
 
 /**
  * A canonical reply as a GenerateContentResponse
@@ -12,7 +12,7 @@ import type { JsonObject } from '../wire-json.js';
  * candidate, `usageMetadata`, `modelVersion`, `responseId`. Function calls carry their id, which
  * clients send back on the matching `functionResponse`.
  */
-export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): JsonObject {
+export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): GeminiResponse {
   const extensions = readGeminiReplyExtensions(reply.extensions);
   const parts = encodeGeminiParts(reply.parts, {
     path: 'reply',
@@ -20,8 +20,7 @@ export function encodeGeminiReply(reply: CanonicalReply, losses: LossLog): JsonO
     role: 'model',
     sendId: () => true,
     toolName: () => undefined,
-    unsignedReasoning: 'show',
-    emptyText: 'keep',
+    target: 'client',
   });
   return {
     candidates: [

@@ -4,7 +4,7 @@ import { encodeGeminiContents } from './encode-contents.js';
 import { encodeGeminiGenerationConfig } from './encode-generation-config.js';
 import { encodeGeminiTools } from './encode-tools.js';
 import { readGeminiRequestExtensions } from './gemini-extensions.js';
-import type { JsonObject } from '../wire-json.js';
+import type { GeminiRequest } from './wire-types.js';
 
 /**
  * A generateContent request body (https://ai.google.dev/api/generate-content#request-body) for a
@@ -12,7 +12,7 @@ import type { JsonObject } from '../wire-json.js';
  * Function call ids go out only when they came from a Gemini client: Gemini pairs calls and
  * responses by name and order, and some of its endpoints refuse an `id` they did not issue.
  */
-export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeRequestOptions): JsonObject {
+export function encodeGeminiRequest(request: CanonicalRequest, options: EncodeRequestOptions): GeminiRequest {
   const { losses } = options;
   const extensions = readGeminiRequestExtensions(request.extensions);
   const wireIds = new Set(extensions.functionCallIds ?? []);

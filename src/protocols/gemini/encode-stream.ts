@@ -1,3 +1,4 @@
+import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
@@ -5,7 +6,10 @@ import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
+import { writeIssuedToken } from '../issued-token.js';
+import { GEMINI } from './gemini-extensions.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
+import type { GeminiPart, GeminiResponse, GeminiUsageMetadata } from './wire-types.js';
 import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 
 interface BufferedCall {
@@ -19,15 +23,19 @@ interface BufferedCall {
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent): one
  * GenerateContentResponse per text or thought delta, each function call whole when it ends (only
  * its own argument deltas are held), and a last chunk with `finishReason` and `usageMetadata`.
- * A signature ending thoughts follows them as an empty thought part; a signature with no thoughts
- * rides on the next text part or function call, as Gemini writes it. An `error` ends the stream
- * with `data: {"error": {...}}`, which `@google/genai` raises as an `ApiError`.
+ * A signature ending thoughts follows them as an empty thought part; a Gemini signature with no
+ * thoughts rides on the next text part or function call, as Gemini writes it. Another vendor's
+ * token (written behind its marker, so that it returns to its issuer) and redacted reasoning are
+ * empty thought parts of their own. An `error` ends the stream with
+ * `data: {"error": {code, message, status}}`, which `@google/genai` raises as an `ApiError`.
  */
 export class GeminiStreamEncoder implements StreamEncoder {
   private responseId = '';
   private readonly losses: LossLog;
   private pendingSignature: string | undefined;
   private readonly reasoningHadText = new Map<number, boolean>();
+  /** Redacted reasoning data by block, written when the block ends. */
+  private readonly redactedData = new Map<number, string>();
   private readonly calls = new Map<number, BufferedCall>();
   private usage: Usage | undefined;
   private finished = false;
@@ -50,24 +58,19 @@ export class GeminiStreamEncoder implements StreamEncoder {
         if (event.text === '') return '';
         return this.chunk([{ text: event.text, ...this.takeSignature() }]);
       case 'reasoning-start':
-        if (event.redactedData !== undefined)
-          this.losses.dropped(`reasoning[${event.index}].redactedData`, 'Gemini has no redacted reasoning');
         this.reasoningHadText.set(event.index, false);
+        if (event.redactedData !== undefined)
+          this.redactedData.set(
+            event.index,
+            writeIssuedToken(event.redactedData, { ownVendor: GEMINI, role: 'redacted' }),
+          );
         return '';
       case 'reasoning-delta':
         if (event.text === '') return '';
         this.reasoningHadText.set(event.index, true);
         return this.flushSignature() + this.chunk([{ text: event.text, thought: true }]);
-      case 'reasoning-end': {
-        const hadText = this.reasoningHadText.get(event.index) === true;
-        this.reasoningHadText.delete(event.index);
-        if (event.signature === undefined) return '';
-        const flushed = this.flushSignature();
-        if (hadText)
-          return flushed + this.chunk([{ text: '', thought: true, thoughtSignature: event.signature }]);
-        this.pendingSignature = event.signature;
-        return flushed;
-      }
+      case 'reasoning-end':
+        return this.endReasoning(event);
       case 'tool-call-start':
         this.calls.set(event.index, { id: event.id, name: event.name, arguments: [] });
         return '';
@@ -84,7 +87,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
         return this.finish(event.finishReason, event.usage);
       case 'error':
         this.failed = true;
-        return formatGeminiStreamError({ message: event.message, code: event.code });
+        return formatGeminiStreamError({ message: event.message, code: event.code, status: event.status });
       default: {
         const unhandled: never = event;
         return unhandled;
@@ -96,7 +99,32 @@ export class GeminiStreamEncoder implements StreamEncoder {
     return '';
   }
 
-  private endCall(index: number, signature: string | undefined): string {
+  /**
+   * The tokens that close a reasoning block, as empty thought parts after its text. A Gemini
+   * signature alone, after no text, waits for the next part instead, where Gemini puts it.
+   */
+  private endReasoning(event: Extract<StreamEvent, { type: 'reasoning-end' }>): string {
+    const hadText = this.reasoningHadText.get(event.index) === true;
+    const redacted = this.redactedData.get(event.index);
+    this.reasoningHadText.delete(event.index);
+    this.redactedData.delete(event.index);
+    const closing: GeminiPart[] = [];
+    if (event.signature !== undefined) {
+      const signature = writeIssuedToken(event.signature, { ownVendor: GEMINI });
+      if (hadText || event.signature.issuer !== GEMINI || redacted !== undefined)
+        closing.push({ text: '', thought: true, thoughtSignature: signature });
+      else {
+        const flushed = this.flushSignature();
+        this.pendingSignature = signature;
+        return flushed;
+      }
+    }
+    if (redacted !== undefined) closing.push({ text: '', thought: true, thoughtSignature: redacted });
+    if (closing.length === 0) return '';
+    return this.flushSignature() + this.chunk(closing);
+  }
+
+  private endCall(index: number, token: IssuedToken | undefined): string {
     const call = this.calls.get(index);
     if (!call) return '';
     this.calls.delete(index);
@@ -111,6 +139,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
       );
       args = { arguments: call.arguments.join('') };
     }
+    const signature = token === undefined ? undefined : writeIssuedToken(token, { ownVendor: GEMINI });
     const flushed = signature !== undefined ? this.flushSignature() : '';
     const signed = signature !== undefined ? { thoughtSignature: signature } : this.takeSignature();
     return flushed + this.chunk([{ functionCall: { id: call.id, name: call.name, args }, ...signed }]);
@@ -137,23 +166,23 @@ export class GeminiStreamEncoder implements StreamEncoder {
     });
   }
 
-  private usageMetadata(usage: Usage | undefined): JsonObject {
+  private usageMetadata(usage: Usage | undefined): GeminiUsageMetadata {
     return encodeGeminiUsage(usage, this.options.estimatedInputTokens);
   }
 
-  private chunk(parts: JsonObject[]): string {
+  private chunk(parts: GeminiPart[]): string {
     return this.frame({ candidates: [{ content: { role: 'model', parts }, index: 0 }], ...this.envelope() });
   }
 
-  private envelope(): JsonObject {
+  private envelope(): Pick<GeminiResponse, 'modelVersion' | 'responseId'> {
     return { modelVersion: this.options.model, responseId: this.responseId };
   }
 
-  private frame(response: JsonObject): string {
+  private frame(response: GeminiResponse): string {
     return `data: ${JSON.stringify(response)}\r\n\r\n`;
   }
 
-  private takeSignature(): JsonObject {
+  private takeSignature(): { thoughtSignature?: string } {
     const signature = this.pendingSignature;
     this.pendingSignature = undefined;
     return signature === undefined ? {} : { thoughtSignature: signature };

@@ -1,6 +1,6 @@
 import type { Part, ReasoningPart, ToolCallPart } from '../../ir/content.js';
 import { GEMINI, withGeminiThoughtOrigin } from './gemini-extensions.js';
-import type { GeminiPartView } from './read-gemini-part.js';
+import type { GeminiPartView, GeminiSignature } from './read-gemini-part.js';
 import type { ToolCallIds } from './tool-call-ids.js';
 
 type ContentView = Extract<GeminiPartView, { kind: 'text' | 'file' | 'function-call' | 'raw' }>;
@@ -11,6 +11,8 @@ type ContentView = Extract<GeminiPartView, { kind: 'text' | 'file' | 'function-c
  * streamed turn arrives as many small thought parts, and the signature must stay with the whole
  * text). A signature on a text or file part becomes a reasoning part of its own, with no text,
  * just before it; encoding puts it back on that part. A function call keeps its own signature.
+ * A token the gateway gave a Gemini client from another vendor (`anthropic:...`) comes back with
+ * its issuer; redacted data (`anthropic-redacted:...`) becomes the reasoning's `redactedData`.
  */
 export class GeminiPartAssembler {
   readonly parts: Part[] = [];
@@ -63,26 +65,27 @@ export class GeminiPartAssembler {
       id: view.id ?? this.ids.create(),
       name: view.name,
       arguments: JSON.stringify(view.args),
-      ...(view.signature !== undefined && { signature: view.signature }),
+      ...(view.signature !== undefined && { signature: view.signature.token }),
     };
   }
 
-  private closeThought(signature: string | undefined): void {
+  private closeThought(signature: GeminiSignature | undefined): void {
     if (this.thought === undefined) return;
     this.parts.push(reasoning(this.thought, signature, true));
     this.thought = undefined;
   }
 
-  private pushSignature(signature: string | undefined): void {
+  private pushSignature(signature: GeminiSignature | undefined): void {
     if (signature !== undefined) this.parts.push(reasoning('', signature, false));
   }
 }
 
-function reasoning(text: string, signature: string | undefined, thought: boolean): ReasoningPart {
-  return {
-    type: 'reasoning',
-    text,
-    ...(signature !== undefined && { signature }),
-    extensions: withGeminiThoughtOrigin(thought),
-  };
+function reasoning(text: string, signature: GeminiSignature | undefined, thought: boolean): ReasoningPart {
+  const token =
+    signature === undefined
+      ? {}
+      : signature.role === 'redacted'
+        ? { redactedData: signature.token }
+        : { signature: signature.token };
+  return { type: 'reasoning', text, ...token, extensions: withGeminiThoughtOrigin(thought) };
 }

@@ -1,17 +1,25 @@
 import type { FilePart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
+import { readIssuedToken } from '../issued-token.js';
+import { isPlaceholderSignature } from './placeholder-signatures.js';
 import { asString, isJsonObject, type JsonObject } from '../wire-json.js';
+
+/**
+ * A `thoughtSignature` as read: Gemini's own, or another vendor's token the gateway gave a Gemini
+ * client behind a marker (`anthropic:...`), which goes back to its issuer.
+ */
+export type GeminiSignature = ReturnType<typeof readIssuedToken>;
 
 /** One wire `Part` (https://ai.google.dev/api/caching#Part), by the kind of data it holds. */
 export type GeminiPartView =
-  | { kind: 'text'; text: string; thought: boolean; signature: string | undefined }
-  | { kind: 'file'; file: FilePart; signature: string | undefined }
+  | { kind: 'text'; text: string; thought: boolean; signature: GeminiSignature | undefined }
+  | { kind: 'file'; file: FilePart; signature: GeminiSignature | undefined }
   | {
       kind: 'function-call';
       id: string | undefined;
       name: string;
       args: unknown;
-      signature: string | undefined;
+      signature: GeminiSignature | undefined;
     }
   | {
       kind: 'function-response';
@@ -38,7 +46,7 @@ export function readGeminiPart(value: unknown, path: string, losses: LossLog): G
   const unknownKeys = keys.filter((key) => !DATA_KEYS.includes(key) && !MARK_KEYS.includes(key));
   if (dataKey === undefined && unknownKeys.length > 0) return { kind: 'raw', value };
   for (const key of unknownKeys) losses.dropped(`${path}.${key}`, 'no canonical place for this part field');
-  const signature = asString(value.thoughtSignature);
+  const signature = readSignature(value.thoughtSignature, { path: `${path}.thoughtSignature`, losses });
 
   switch (dataKey) {
     case 'functionCall':
@@ -62,9 +70,26 @@ export function readGeminiPart(value: unknown, path: string, losses: LossLog): G
   }
 }
 
+/**
+ * A Gemini signature, or another vendor's marked token. Google's placeholders are no signature:
+ * encoding for Gemini adds one again where Gemini requires it.
+ */
+function readSignature(
+  value: unknown,
+  context: { path: string; losses: LossLog },
+): GeminiSignature | undefined {
+  const text = asString(value);
+  if (text === undefined) return undefined;
+  if (isPlaceholderSignature(text)) {
+    context.losses.coerced(context.path, 'a placeholder, not a signature; sent again where Gemini needs one');
+    return undefined;
+  }
+  return readIssuedToken(text, 'gemini');
+}
+
 function readFunctionCall(
   value: unknown,
-  options: { path: string; losses: LossLog; signature: string | undefined },
+  options: { path: string; losses: LossLog; signature: GeminiSignature | undefined },
 ): GeminiPartView {
   if (!isJsonObject(value)) return { kind: 'invalid', problem: 'functionCall must be an object' };
   const name = asString(value.name);

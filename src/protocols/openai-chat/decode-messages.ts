@@ -1,16 +1,21 @@
 import type {
   FilePart,
+  IssuedToken,
   Message,
   Part,
   RawPart,
-  ReasoningPart,
   TextPart,
   ToolCallPart,
 } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { decodeContent, type ContentDecodeState } from './decode-content-part.js';
 import { InvalidRequestError } from '../invalid-request-error.js';
-import { isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
+import { asString, isJsonObject, withoutKeys, type JsonObject } from '../wire-json.js';
+import {
+  decodeReasoningDetails,
+  decodeToolCallExtraContent,
+  withToolCallSignature,
+} from './reasoning-details.js';
 import { OPENAI_CHAT, rawPart, type SystemMessageShape } from './openai-chat-extension.js';
 
 export interface DecodedMessages {
@@ -24,7 +29,7 @@ export interface DecodedMessages {
 const knownKeys = {
   system: new Set(['role', 'content', 'name']),
   user: new Set(['role', 'content', 'name']),
-  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'reasoning_content']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'reasoning_content', 'reasoning_details']),
   tool: new Set(['role', 'content', 'tool_call_id']),
 };
 
@@ -32,8 +37,8 @@ const knownKeys = {
  * `messages` (https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages).
  * The leading `system` / `developer` messages become the canonical system parts (developer is
  * OpenAI's newer name for the same instructions); later ones stay in place as system messages.
- * Assistant `reasoning_content` (DeepSeek, vLLM, ...) becomes a reasoning part; the legacy
- * `function` role travels whole in a raw part.
+ * Assistant reasoning becomes reasoning parts (see `decodeAssistant`); the legacy `function` role
+ * travels whole in a raw part.
  */
 export function decodeMessages(
   value: unknown,
@@ -81,7 +86,7 @@ export function decodeMessages(
       case 'assistant': {
         const name = optionalName(message, path);
         const parts = withMessageFields(
-          decodeAssistant(message, path, context.state),
+          decodeAssistant(message, path, context),
           message,
           knownKeys.assistant,
         );
@@ -120,29 +125,52 @@ function decodeRequired(message: JsonObject, path: string, state: ContentDecodeS
   return decodeContent(message.content, `${path}.content`, state);
 }
 
-function decodeAssistant(message: JsonObject, path: string, state: ContentDecodeState): Part[] {
-  const parts: Part[] = [];
-  if (typeof message.reasoning_content === 'string' && message.reasoning_content !== '') {
-    const reasoning: ReasoningPart = {
-      type: 'reasoning',
-      text: message.reasoning_content,
-      extensions: { [OPENAI_CHAT]: { reasoningContent: true } },
-    };
-    parts.push(reasoning);
-  }
-  if (message.content !== undefined && message.content !== null)
-    parts.push(...decodeContent(message.content, `${path}.content`, state));
+/**
+ * An assistant turn. Reasoning comes as `reasoning_content` (DeepSeek, vLLM, ...) or, with the
+ * signatures the gateway's replies carry, as `reasoning_details`, which then rules: the OpenAI
+ * SDK's stream helper keeps only the last piece of `reasoning_content`. Parts keep the
+ * `reasoning_content` marker so a chat upstream gets its reasoning back.
+ */
+function decodeAssistant(
+  message: JsonObject,
+  path: string,
+  context: { losses: LossLog; state: ContentDecodeState },
+): Part[] {
+  const calls: (ToolCallPart | RawPart)[] = [];
   if (message.tool_calls !== undefined && message.tool_calls !== null) {
     if (!Array.isArray(message.tool_calls))
       throw new InvalidRequestError(`${path}.tool_calls`, 'must be an array');
     message.tool_calls.forEach((call: unknown, index) =>
-      parts.push(decodeToolCall(call, `${path}.tool_calls[${index}]`)),
+      calls.push(decodeToolCall(call, `${path}.tool_calls[${index}]`)),
     );
   }
+  const reasoningContent = asString(message.reasoning_content) ?? '';
+  const marker = reasoningContent !== '' ? { extensions: { [OPENAI_CHAT]: { reasoningContent: true } } } : {};
+  const details =
+    message.reasoning_details === undefined || message.reasoning_details === null
+      ? undefined
+      : decodeReasoningDetails(message.reasoning_details, {
+          path: `${path}.reasoning_details`,
+          losses: context.losses,
+          toolCallIds: new Set(calls.flatMap((call) => (call.type === 'tool-call' ? [call.id] : []))),
+        });
+  const parts: Part[] = [];
+  if (details && details.parts.length > 0)
+    parts.push(...details.parts.map((part) => ({ ...part, ...marker })));
+  else if (reasoningContent !== '') parts.push({ type: 'reasoning', text: reasoningContent, ...marker });
+  if (message.content !== undefined && message.content !== null)
+    parts.push(...decodeContent(message.content, `${path}.content`, context.state));
+  const signatures = details?.toolCallSignatures ?? new Map<string, IssuedToken>();
+  parts.push(
+    ...calls.map((call) => (call.type === 'tool-call' ? withToolCallSignature(call, signatures) : call)),
+  );
   return parts;
 }
 
-/** https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages-assistant-message-tool_calls */
+/**
+ * https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages-assistant-message-tool_calls;
+ * a Gemini signature comes back in `extra_content`, where the gateway's replies put it.
+ */
 function decodeToolCall(call: unknown, path: string): ToolCallPart | RawPart {
   if (!isJsonObject(call)) throw new InvalidRequestError(path, 'must be an object');
   if (call.type !== undefined && call.type !== 'function') return rawPart({ toolCall: call });
@@ -152,7 +180,14 @@ function decodeToolCall(call: unknown, path: string): ToolCallPart | RawPart {
     throw new InvalidRequestError(`${path}.function.name`, 'must be a string');
   if (typeof fn.arguments !== 'string')
     throw new InvalidRequestError(`${path}.function.arguments`, 'must be a JSON string');
-  return { type: 'tool-call', id: call.id, name: fn.name, arguments: fn.arguments };
+  const signature = decodeToolCallExtraContent(call.extra_content);
+  return {
+    type: 'tool-call',
+    id: call.id,
+    name: fn.name,
+    arguments: fn.arguments,
+    ...(signature && { signature }),
+  };
 }
 
 /** Tool messages hold text only; other parts cannot be a tool result's content and are dropped. */

@@ -3,7 +3,12 @@ import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalReply } from '../../ir/reply.js';
 import { emptyUsage } from '../../ir/usage.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
-import { isJsonObject, withoutKeys, asFiniteNumber, asString, type JsonObject } from '../wire-json.js';
+import { asString, isJsonObject, withoutKeys } from '../wire-json.js';
+import {
+  openAIChatCompletionSchema,
+  type OpenAIChatWireCompletion,
+  type OpenAIChatWireMessage,
+} from './wire-schemas.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
 import { OPENAI_CHAT, rawPart, type OpenAIChatReplyExtension } from './openai-chat-extension.js';
@@ -19,17 +24,18 @@ const messageKeys = new Set(['role', 'content', 'refusal', 'reasoning_content', 
  * becomes a reasoning part.
  */
 export function decodeOpenAIChatReply(body: unknown, losses: LossLog): CanonicalReply {
-  const completion = isJsonObject(body) ? body : {};
-  const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  const raw = isJsonObject(body) ? body : {};
+  const parsed = openAIChatCompletionSchema.safeParse(raw);
+  const completion: OpenAIChatWireCompletion = parsed.success ? parsed.data : {};
+  const choices = completion.choices ?? [];
   if (choices.length > 1) losses.dropped('choices', `only the first of ${choices.length} choices is kept`);
-  const choice = choices.find((item) => isJsonObject(item) && item.index === 0) ?? choices[0];
-  const choiceRecord = isJsonObject(choice) ? choice : {};
-  const message = isJsonObject(choiceRecord.message) ? choiceRecord.message : {};
-  const id = asString(completion.id) || chatCompletionId(undefined, JSON.stringify(body) ?? '');
+  const choice = choices.find((item) => item?.index === 0) ?? choices[0] ?? {};
+  const message: OpenAIChatWireMessage = choice.message ?? {};
+  const id = completion.id || chatCompletionId(undefined, JSON.stringify(body) ?? '');
 
   const extension: OpenAIChatReplyExtension = {};
-  const fields = withoutKeys(completion, replyKeys);
-  const choiceFields = withoutKeys(choiceRecord, choiceKeys);
+  const fields = withoutKeys(raw, replyKeys);
+  const choiceFields = withoutKeys(choice, choiceKeys);
   const messageFields = withoutKeys(message, messageKeys);
   if (fields) extension.fields = fields;
   if (choiceFields) extension.choiceFields = choiceFields;
@@ -37,33 +43,34 @@ export function decodeOpenAIChatReply(body: unknown, losses: LossLog): Canonical
 
   return {
     id,
-    model: asString(completion.model) ?? '',
-    created: asFiniteNumber(completion.created) ?? Math.floor(Date.now() / 1000),
+    model: completion.model ?? '',
+    created: completion.created ?? Math.floor(Date.now() / 1000),
     parts: decodeMessageParts(message, id),
-    finishReason: mapOpenAIChatFinishReason(choiceRecord.finish_reason),
+    finishReason: mapOpenAIChatFinishReason(choice.finish_reason, {
+      refused: message.refusal !== undefined && message.refusal !== '',
+    }),
     usage: convertOpenAIChatUsage(completion.usage) ?? emptyUsage(),
     extensions: Object.keys(extension).length > 0 ? { [OPENAI_CHAT]: extension } : {},
   };
 }
 
 /** Reasoning first, then text, then the refusal, then tool calls: the order the model produced them. */
-function decodeMessageParts(message: JsonObject, replyId: string): Part[] {
+function decodeMessageParts(message: OpenAIChatWireMessage, replyId: string): Part[] {
   const parts: Part[] = [];
-  const reasoning = asString(message.reasoning_content) ?? asString(message.reasoning);
+  const reasoning = message.reasoning_content ?? message.reasoning;
   if (reasoning) parts.push({ type: 'reasoning', text: reasoning });
   parts.push(...decodeText(message.content));
-  if (typeof message.refusal === 'string' && message.refusal !== '')
+  if (message.refusal)
     parts.push({ type: 'text', text: message.refusal, extensions: { [OPENAI_CHAT]: { refusal: true } } });
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  calls.forEach((call: unknown, index) => {
-    if (!isJsonObject(call)) return;
-    const fn = isJsonObject(call.function) ? call.function : undefined;
+  (message.tool_calls ?? []).forEach((call, index) => {
+    if (!call) return;
+    const fn = call.function;
     if ((call.type !== undefined && call.type !== 'function') || !fn)
       return void parts.push(rawPart({ toolCall: call }));
     parts.push({
       type: 'tool-call',
-      id: asString(call.id) || toolCallId(`${replyId}:${index}`),
-      name: asString(fn.name) ?? '',
+      id: call.id || toolCallId(`${replyId}:${index}`),
+      name: fn.name ?? '',
       arguments: asString(fn.arguments) ?? (fn.arguments === undefined ? '' : JSON.stringify(fn.arguments)),
     });
   });

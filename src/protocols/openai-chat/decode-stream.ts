@@ -1,17 +1,26 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
-import type { StreamEvent } from '../../ir/stream-event.js';
+import type { StreamError, StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
-import { isJsonObject, asFiniteNumber, asString, parseJson, type JsonObject } from '../wire-json.js';
+import { asString, isJsonObject, parseJson } from '../wire-json.js';
+import {
+  openAIChatChunkSchema,
+  type OpenAIChatWireChunk,
+  type OpenAIChatWireChunkChoice,
+  type OpenAIChatWireToolCall,
+} from './wire-schemas.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
 
-type OpenBlock =
-  { kind: 'text' | 'reasoning'; index: number } | { kind: 'tool-call'; index: number; call: ToolCallState };
+/** The open text or reasoning block; tool calls are open apart from it, each on its own. */
+interface TextBlock {
+  kind: 'text' | 'reasoning';
+  index: number;
+}
 
 /** One streamed tool call: id and name come in its first piece, arguments in many. */
 interface ToolCallState {
@@ -21,6 +30,8 @@ interface ToolCallState {
   /** Arguments that came before the name, sent once the call can start. */
   buffered: string;
   status: 'pending' | 'open' | 'closed';
+  /** Canonical block index, once open. */
+  index: number;
 }
 
 /** Index of the legacy `delta.function_call`, apart from every `tool_calls` index. */
@@ -28,20 +39,25 @@ const LEGACY_FUNCTION_CALL = -1;
 
 /**
  * Chat completion chunks -> canonical events
- * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). One block is open at
- * a time: text, reasoning (`reasoning_content` / `reasoning`) or a tool call, closed when another
- * begins or `finish_reason` arrives. `finish` waits for the usage-only chunk (`choices: []`) or
- * `[DONE]`, so that it carries the usage; `end()` finishes a stream that stopped short. A chunk
- * that is not a JSON object breaks the stream; `{"error": {...}}` ends it with an `error`.
+ * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). Text and reasoning
+ * (`reasoning_content` / `reasoning`) are one block at a time. Tool calls are assembled per
+ * `index`: parallel calls may stream their argument pieces interleaved, so each call is a block of
+ * its own, open from its first named piece until text follows or `finish_reason` arrives. `finish`
+ * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
+ * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
+ * stream; `{"error": {...}}` ends it with an `error`.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
   private started = false;
   private responseId = '';
   private nextIndex = 0;
-  private open: OpenBlock | undefined;
+  private text: TextBlock | undefined;
+  /** The latest call under each wire index, in the order the indexes first came. */
   private readonly calls = new Map<number, ToolCallState>();
   private finishReason: FinishReason | undefined;
+  /** The model refused (`delta.refusal`): a `stop` then means the content filter. */
+  private refused = false;
   private usage: Usage | undefined;
   private readonly noted = new Set<string>();
   private brokenBy: string | undefined;
@@ -57,15 +73,16 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
-    const chunk = parsed.value;
+    const read = openAIChatChunkSchema.safeParse(parsed.value);
+    const chunk: OpenAIChatWireChunk = read.success ? read.data : {};
     if (this.phase === 'finished') return this.trailingUsage(chunk);
     if (chunk.error !== undefined && chunk.error !== null) return this.fail(chunk.error);
 
     const out: StreamEvent[] = [];
     this.start(chunk, event.data, out);
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-    choices.forEach((choice: unknown) => {
-      if (!isJsonObject(choice)) return;
+    const choices = chunk.choices ?? [];
+    choices.forEach((choice) => {
+      if (!choice) return;
       if (choice.index !== undefined && choice.index !== 0)
         return this.noteOnce('choices', 'choices', 'only the first choice is kept');
       this.readChoice(choice, out);
@@ -84,62 +101,61 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private start(chunk: JsonObject, data: string, out: StreamEvent[]): void {
+  private start(chunk: OpenAIChatWireChunk, data: string, out: StreamEvent[]): void {
     if (this.started) return;
     this.started = true;
-    this.responseId = asString(chunk.id) || chatCompletionId(undefined, data);
+    this.responseId = chunk.id || chatCompletionId(undefined, data);
     out.push({
       type: 'response-start',
       id: this.responseId,
-      model: asString(chunk.model) ?? '',
-      created: asFiniteNumber(chunk.created) ?? Math.floor(Date.now() / 1000),
+      model: chunk.model ?? '',
+      created: chunk.created ?? Math.floor(Date.now() / 1000),
     });
   }
 
-  private readChoice(choice: JsonObject, out: StreamEvent[]): void {
-    const delta = isJsonObject(choice.delta) ? choice.delta : {};
-    const reasoning = asString(delta.reasoning_content) ?? asString(delta.reasoning);
+  private readChoice(choice: OpenAIChatWireChunkChoice, out: StreamEvent[]): void {
+    const delta = choice.delta ?? {};
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (reasoning) this.appendText('reasoning', reasoning, out);
-    if (typeof delta.content === 'string' && delta.content !== '')
-      this.appendText('text', delta.content, out);
-    if (typeof delta.refusal === 'string' && delta.refusal !== '') {
+    if (delta.content) this.appendText('text', delta.content, out);
+    if (delta.refusal) {
       this.noteOnce('refusal', 'choices[0].delta.refusal', 'a refusal streams as plain text', 'coerced');
+      this.refused = true;
       this.appendText('text', delta.refusal, out);
     }
-    if (Array.isArray(delta.tool_calls))
-      delta.tool_calls.forEach((call: unknown, position) => {
-        if (isJsonObject(call))
-          this.readToolCall(typeof call.index === 'number' ? call.index : position, call, out);
-      });
-    if (isJsonObject(delta.function_call))
-      this.readToolCall(LEGACY_FUNCTION_CALL, { function: delta.function_call }, out);
-    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
+    delta.tool_calls?.forEach((call, position) => {
+      if (call) this.readToolCall(call.index ?? position, call, out);
+    });
+    if (delta.function_call) this.readToolCall(LEGACY_FUNCTION_CALL, { function: delta.function_call }, out);
+    if (choice.finish_reason) {
       this.closeAll(out);
-      this.finishReason = mapOpenAIChatFinishReason(choice.finish_reason);
+      this.finishReason = mapOpenAIChatFinishReason(choice.finish_reason, { refused: this.refused });
     }
   }
 
+  /** Text after tool calls: the calls are complete. */
   private appendText(kind: 'text' | 'reasoning', text: string, out: StreamEvent[]): void {
-    if (this.open?.kind !== kind) {
-      this.closeOpen(out);
+    if (this.text?.kind !== kind) {
+      this.closeText(out);
+      this.closeCalls(out);
       const index = this.nextIndex++;
-      this.open = { kind, index };
+      this.text = { kind, index };
       out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index });
     }
-    const { index } = this.open;
+    const { index } = this.text;
     out.push(
       kind === 'text' ? { type: 'text-delta', index, text } : { type: 'reasoning-delta', index, text },
     );
   }
 
-  private readToolCall(wireIndex: number, call: JsonObject, out: StreamEvent[]): void {
-    const fn = isJsonObject(call.function) ? call.function : {};
-    const id = asString(call.id) || undefined;
+  private readToolCall(wireIndex: number, call: OpenAIChatWireToolCall, out: StreamEvent[]): void {
+    const fn = call.function ?? {};
+    const id = call.id || undefined;
     let state = this.calls.get(wireIndex);
     // Some servers number every call 0; a new id under a used index is a new call.
     if (!state || (id !== undefined && state.id !== undefined && id !== state.id)) {
-      if (state?.status === 'open') this.closeOpen(out);
-      state = { wireIndex, id, name: undefined, buffered: '', status: 'pending' };
+      if (state) this.closeCall(state, out);
+      state = { wireIndex, id, name: undefined, buffered: '', status: 'pending', index: -1 };
       this.calls.set(wireIndex, state);
     }
     if (state.status === 'closed') {
@@ -151,62 +167,63 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
       return;
     }
     state.id ??= id;
-    const name = asString(fn.name);
-    if (name) state.name ??= name;
+    if (fn.name) state.name ??= fn.name;
     const piece = asString(fn.arguments) ?? '';
     if (state.status === 'pending') {
       state.buffered += piece;
-      if (state.name !== undefined) this.openToolCall(state, out);
+      if (state.name !== undefined) this.openCall(state, out);
       return;
     }
-    if (piece !== '' && this.open?.kind === 'tool-call')
-      out.push({ type: 'tool-call-delta', index: this.open.index, argumentsDelta: piece });
+    if (piece !== '') out.push({ type: 'tool-call-delta', index: state.index, argumentsDelta: piece });
   }
 
-  private openToolCall(state: ToolCallState, out: StreamEvent[]): void {
-    this.closeOpen(out);
-    const index = this.nextIndex++;
+  /** A call starts once named; text before it has ended (text after it ends the calls instead). */
+  private openCall(state: ToolCallState, out: StreamEvent[]): void {
+    this.closeText(out);
+    state.index = this.nextIndex++;
     state.status = 'open';
-    this.open = { kind: 'tool-call', index, call: state };
     const id = state.id ?? toolCallId(`${this.responseId}:${state.wireIndex}`);
-    out.push({ type: 'tool-call-start', index, id, name: state.name ?? '' });
-    if (state.buffered !== '') out.push({ type: 'tool-call-delta', index, argumentsDelta: state.buffered });
+    out.push({ type: 'tool-call-start', index: state.index, id, name: state.name ?? '' });
+    if (state.buffered !== '')
+      out.push({ type: 'tool-call-delta', index: state.index, argumentsDelta: state.buffered });
     state.buffered = '';
   }
 
-  private closeOpen(out: StreamEvent[]): void {
-    const open = this.open;
-    if (!open) return;
-    this.open = undefined;
-    switch (open.kind) {
-      case 'text':
-        out.push({ type: 'text-end', index: open.index });
-        return;
-      case 'reasoning':
-        out.push({ type: 'reasoning-end', index: open.index });
-        return;
-      case 'tool-call':
-        open.call.status = 'closed';
-        out.push({ type: 'tool-call-end', index: open.index });
-        return;
-      default: {
-        const unreachable: never = open;
-        return unreachable;
-      }
-    }
+  private closeCall(state: ToolCallState, out: StreamEvent[]): void {
+    if (state.status !== 'open') return;
+    state.status = 'closed';
+    out.push({ type: 'tool-call-end', index: state.index });
   }
 
-  /** Closes the open block, and starts and closes calls whose name never came. */
+  /** Closes the open calls, in the order they started. */
+  private closeCalls(out: StreamEvent[]): void {
+    const open = [...this.calls.values()].filter((state) => state.status === 'open');
+    for (const state of open.sort((left, right) => left.index - right.index)) this.closeCall(state, out);
+  }
+
+  private closeText(out: StreamEvent[]): void {
+    const open = this.text;
+    if (!open) return;
+    this.text = undefined;
+    out.push(
+      open.kind === 'text'
+        ? { type: 'text-end', index: open.index }
+        : { type: 'reasoning-end', index: open.index },
+    );
+  }
+
+  /** Closes every open block, and starts and closes calls whose name never came. */
   private closeAll(out: StreamEvent[]): void {
-    this.closeOpen(out);
+    this.closeText(out);
+    this.closeCalls(out);
     for (const state of this.calls.values()) {
       if (state.status !== 'pending') continue;
       this.losses.coerced(
         `tool_calls[${state.wireIndex}].function.name`,
         'the upstream never named this tool call',
       );
-      this.openToolCall(state, out);
-      this.closeOpen(out);
+      this.openCall(state, out);
+      this.closeCall(state, out);
     }
   }
 
@@ -220,19 +237,25 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     return out;
   }
 
-  private trailingUsage(chunk: JsonObject): StreamEvent[] {
+  private trailingUsage(chunk: OpenAIChatWireChunk): StreamEvent[] {
     const usage = convertOpenAIChatUsage(chunk.usage);
     return usage ? [{ type: 'usage', usage }] : [];
   }
 
-  /** `data: {"error": {...}}` mid-stream (https://platform.openai.com/docs/guides/error-codes). */
+  /**
+   * `data: {"error": {...}}` mid-stream (https://platform.openai.com/docs/guides/error-codes). OpenAI
+   * names the kind in `type` / `code`; compatible servers (OpenRouter, vLLM) give the HTTP status as
+   * a numeric `code` or as `status`.
+   */
   private fail(error: unknown): StreamEvent[] {
     this.phase = 'failed';
     const record = isJsonObject(error) ? error : {};
     const message = asString(record.message) ?? (typeof error === 'string' ? error : JSON.stringify(error));
     const code = record.code ?? record.type;
-    const event: StreamEvent = { type: 'error', message };
+    const event: StreamError = { type: 'error', message };
     if (typeof code === 'string' || typeof code === 'number') event.code = String(code);
+    const status = httpStatus(record.status) ?? httpStatus(record.code);
+    if (status !== undefined) event.status = status;
     return [event];
   }
 
@@ -241,4 +264,11 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     this.noted.add(key);
     this.losses[kind](path, reason);
   }
+}
+
+function httpStatus(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 400 && number <= 599
+    ? number
+    : undefined;
 }

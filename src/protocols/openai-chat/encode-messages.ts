@@ -192,13 +192,26 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
         break;
       }
       case 'reasoning':
-        if (partExtension(part).reasoningContent) reasoning.push(part.text);
-        else
+        if (!partExtension(part).reasoningContent) {
           context.losses.dropped(
             path,
             part.signature || part.redactedData
               ? 'chat completions takes no reasoning back; its signature is lost'
               : 'chat completions takes no reasoning back',
+          );
+          break;
+        }
+        reasoning.push(part.text);
+        // OpenAI refuses `reasoning_details` and no chat upstream can check another vendor's token.
+        if (part.signature)
+          context.losses.dropped(
+            `${path}.signature`,
+            'chat completions upstreams take no reasoning signature',
+          );
+        if (part.redactedData)
+          context.losses.dropped(
+            `${path}.redactedData`,
+            'chat completions upstreams take no redacted reasoning',
           );
         break;
       case 'tool-call':

@@ -5,18 +5,25 @@ import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId } from './openai-chat-ids.js';
 import { partExtension, readRawValue, readReplyExtension } from './openai-chat-extension.js';
+import {
+  encodeReasoningDetails,
+  encodeToolCallExtraContent,
+  type ReasoningBlock,
+} from './reasoning-details.js';
+import type { OpenAIChatCompletion, OpenAIChatReplyMessage, OpenAIChatToolCall } from './wire-types.js';
 
 /**
  * Canonical reply -> a `chat.completion` (https://platform.openai.com/docs/api-reference/chat/object).
  * Reasoning goes out as `reasoning_content`, the field DeepSeek-style clients read (client-api 4.7
- * rule 3); chat completions has nowhere for thinking signatures, so they are lost (recorded).
+ * rule 3), and whole, with its signatures, in `reasoning_details`; a Gemini signature on a tool
+ * call in its `extra_content` (see reasoning-details.ts), so that the client echoes them back.
  */
-export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): JsonObject {
+export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): OpenAIChatCompletion {
   const extension = readReplyExtension(reply.extensions);
   const text: string[] = [];
   const refusal: string[] = [];
-  const reasoning: string[] = [];
-  const toolCalls: JsonObject[] = [];
+  const reasoning: ReasoningBlock[] = [];
+  const toolCalls: OpenAIChatToolCall[] = [];
   const messageFields: JsonObject = { ...extension.messageFields };
   reply.parts.forEach((part, index) => {
     const path = `parts[${index}]`;
@@ -25,21 +32,21 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): J
         (partExtension(part).refusal ? refusal : text).push(part.text);
         return;
       case 'reasoning':
-        reasoning.push(part.text);
-        if (part.signature)
-          losses.dropped(`${path}.signature`, 'chat completions does not keep thinking signatures');
-        if (part.redactedData)
-          losses.dropped(`${path}.redactedData`, 'chat completions has no field for redacted thinking');
+        reasoning.push(part);
         return;
-      case 'tool-call':
-        if (part.signature)
-          losses.dropped(`${path}.signature`, 'chat completions tool calls carry no signature');
+      case 'tool-call': {
+        const extraContent = encodeToolCallExtraContent(part.signature, {
+          path: `${path}.signature`,
+          losses,
+        });
         toolCalls.push({
           id: part.id,
           type: 'function',
           function: { name: part.name, arguments: part.arguments },
+          ...(extraContent && { extra_content: extraContent }),
         });
         return;
+      }
       case 'raw': {
         const raw = readRawValue(part);
         if (raw && 'toolCall' in raw) toolCalls.push(raw.toolCall);
@@ -64,14 +71,17 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): J
       'finishReason',
       `${reply.finishReason.unified} (${reply.finishReason.raw ?? 'none'}) goes as ${finish.value}`,
     );
-  const message: JsonObject = {
+  const message: OpenAIChatReplyMessage = {
     role: 'assistant',
     content: text.length > 0 ? text.join('') : toolCalls.length > 0 || refusal.length > 0 ? null : '',
     refusal: refusal.length > 0 ? refusal.join('') : null,
-    ...(reasoning.length > 0 && { reasoning_content: reasoning.join('') }),
+    ...(reasoning.length > 0 && {
+      reasoning_content: reasoning.map((part) => part.text).join(''),
+      reasoning_details: encodeReasoningDetails(reasoning),
+    }),
     ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
-    ...messageFields,
   };
+  assignMembers(message, messageFields);
   return {
     id: chatCompletionId(reply.id, `${reply.model}:${reply.created}`),
     object: 'chat.completion',

@@ -8,8 +8,9 @@ import type {
 import type { EncodeRequestOptions } from '../protocol-codec.js';
 import { encodeMessages } from './encode-messages.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
-import { isJsonObject, type JsonObject } from '../wire-json.js';
+import { isJsonObject, setOwnMember } from '../wire-json.js';
 import { readRequestExtension } from './openai-chat-extension.js';
+import type { OpenAIChatRequest, OpenAIChatResponseFormat } from './wire-types.js';
 
 /**
  * Canonical -> a chat completions request for an OpenAI-compatible upstream
@@ -19,11 +20,11 @@ import { readRequestExtension } from './openai-chat-extension.js';
 export function encodeOpenAIChatRequest(
   request: CanonicalRequest,
   options: EncodeRequestOptions,
-): JsonObject {
+): OpenAIChatRequest {
   const { losses } = options;
   const extension = readRequestExtension(request.extensions);
   const fields = extension.fields ?? {};
-  const body: JsonObject = {
+  const body: OpenAIChatRequest = {
     model: request.model,
     messages: encodeMessages(request, {
       losses,
@@ -41,8 +42,10 @@ export function encodeOpenAIChatRequest(
     losses.dropped('toolChoice', 'chat completions takes tool_choice only with tools');
   }
 
-  if (request.maxOutputTokens !== undefined)
-    body[extension.maxTokensField ?? 'max_completion_tokens'] = request.maxOutputTokens;
+  if (request.maxOutputTokens !== undefined) {
+    if (extension.maxTokensField === 'max_tokens') body.max_tokens = request.maxOutputTokens;
+    else body.max_completion_tokens = request.maxOutputTokens;
+  }
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.topK !== undefined) {
@@ -65,13 +68,13 @@ export function encodeOpenAIChatRequest(
   }
 
   for (const [key, value] of Object.entries(fields)) {
-    if (!(key in body) && key !== 'stream_options') body[key] = value;
+    if (!(key in body) && key !== 'stream_options') setOwnMember(body, key, value);
   }
   return body;
 }
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-response_format */
-function encodeResponseFormat(format: ResponseFormat): JsonObject {
+function encodeResponseFormat(format: ResponseFormat): OpenAIChatResponseFormat {
   switch (format.type) {
     case 'text':
       return { type: 'text' };

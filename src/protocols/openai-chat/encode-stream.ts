@@ -3,8 +3,14 @@ import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import type { JsonObject } from '../wire-json.js';
-import { toOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { toOpenAIChatFinishReason, type OpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId } from './openai-chat-ids.js';
+import {
+  encodeReasoningDetails,
+  encodeToolCallExtraContent,
+  type ReasoningBlock,
+} from './reasoning-details.js';
+import type { OpenAIChatDelta, OpenAIChatStreamError } from './wire-types.js';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -16,6 +22,12 @@ const DONE = 'data: [DONE]\n\n';
  * `finish_reason`, then the usage chunk (`choices: []`) only when the client asked for it with
  * `stream_options.include_usage`, then `data: [DONE]`. An `error`, even after the finish, ends the
  * stream with `data: {"error": {...}}` (which the OpenAI SDK raises) and no `[DONE]`.
+ *
+ * Signatures travel as in replies (reasoning-details.ts): a Gemini signature in a tool call delta's
+ * `extra_content` once the call ends, and every reasoning block, whole, in one
+ * `delta.reasoning_details` just before the finish. One delta, because the OpenAI SDK's stream
+ * helper (`ChatCompletionStream`) keeps only the last value of a delta member it does not know:
+ * its final message then holds every block, ready to be echoed.
  */
 export class OpenAIChatStreamEncoder implements StreamEncoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -23,6 +35,8 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
   private created = 0;
   private started = false;
   private readonly toolIndexes = new Map<number, number>();
+  /** Reasoning blocks by canonical index, in start order, for `reasoning_details`. */
+  private readonly reasoning = new Map<number, ReasoningBlock>();
   private usage: Usage | undefined;
 
   constructor(private readonly options: StreamEncoderOptions) {}
@@ -42,21 +56,21 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
       case 'text-delta':
         return this.chunk({ content: event.text });
       case 'reasoning-start':
-        if (event.redactedData !== undefined)
-          this.options.losses.dropped(
-            `reasoning[${event.index}].redactedData`,
-            'chat completions has no field for redacted thinking',
-          );
+        this.reasoning.set(event.index, {
+          text: '',
+          ...(event.redactedData && { redactedData: event.redactedData }),
+        });
         return '';
-      case 'reasoning-delta':
+      case 'reasoning-delta': {
+        const block = this.reasoning.get(event.index);
+        if (block) block.text += event.text;
         return this.chunk({ reasoning_content: event.text });
-      case 'reasoning-end':
-        if (event.signature)
-          this.options.losses.dropped(
-            `reasoning[${event.index}].signature`,
-            'chat completions does not keep thinking signatures',
-          );
+      }
+      case 'reasoning-end': {
+        const block = this.reasoning.get(event.index);
+        if (block && event.signature) block.signature = event.signature;
         return '';
+      }
       case 'tool-call-start': {
         const index = this.toolIndexes.size;
         this.toolIndexes.set(event.index, index);
@@ -72,13 +86,16 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
             { index: this.toolIndexes.get(event.index) ?? 0, function: { arguments: event.argumentsDelta } },
           ],
         });
-      case 'tool-call-end':
-        if (event.signature)
-          this.options.losses.dropped(
-            `tool-call[${event.index}].signature`,
-            'chat completions tool calls carry no signature',
-          );
-        return '';
+      case 'tool-call-end': {
+        const extraContent = encodeToolCallExtraContent(event.signature, {
+          path: `tool-call[${event.index}].signature`,
+          losses: this.options.losses,
+        });
+        if (!extraContent) return '';
+        return this.chunk({
+          tool_calls: [{ index: this.toolIndexes.get(event.index) ?? 0, extra_content: extraContent }],
+        });
+      }
       case 'usage':
         this.usage = event.usage;
         return '';
@@ -93,13 +110,15 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
             'finish_reason',
             `${event.finishReason.unified} (${event.finishReason.raw ?? 'none'}) goes as ${finish.value}`,
           );
-        return this.chunk({}, finish.value);
+        return this.reasoningDetails() + this.chunk({}, finish.value);
       }
-      case 'error':
+      case 'error': {
         this.phase = 'failed';
-        return this.data({
+        const error: OpenAIChatStreamError = {
           error: { message: event.message, type: 'gateway_api_error', param: null, code: event.code ?? null },
-        });
+        };
+        return this.data(error);
+      }
       default: {
         const unreachable: never = event;
         return unreachable;
@@ -112,7 +131,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     let text = '';
     if (this.phase === 'streaming') {
       this.options.losses.coerced('finish_reason', 'the stream ended without a finish; it goes as stop');
-      text += this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
+      text += this.reasoningDetails() + this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
     }
     if (this.options.includeUsage && this.usage)
       text += this.data({ ...this.envelope(), choices: [], usage: encodeOpenAIChatUsage(this.usage) });
@@ -127,7 +146,12 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     return this.chunk({ role: 'assistant', content: '', refusal: null });
   }
 
-  private chunk(delta: JsonObject, finishReason: string | null = null): string {
+  private reasoningDetails(): string {
+    if (this.reasoning.size === 0) return '';
+    return this.chunk({ reasoning_details: encodeReasoningDetails([...this.reasoning.values()]) });
+  }
+
+  private chunk(delta: OpenAIChatDelta, finishReason: OpenAIChatFinishReason | null = null): string {
     const opening = this.started
       ? ''
       : this.start({ id: '', model: this.options.model, created: nowSeconds() });
@@ -145,7 +169,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.options.model };
   }
 
-  private data(payload: JsonObject): string {
+  private data(payload: object): string {
     return `data: ${JSON.stringify(payload)}\n\n`;
   }
 }

@@ -2,9 +2,10 @@ import type { LossLog } from '../../ir/loss.js';
 import type { Tool, ToolChoice } from '../../ir/request.js';
 import type { JsonObject } from '../wire-json.js';
 import { OPENAI_CHAT } from './openai-chat-extension.js';
+import type { OpenAIChatFunctionTool, OpenAIChatToolChoice } from './wire-types.js';
 
 export interface EncodedTools {
-  tools: JsonObject[];
+  tools: (OpenAIChatFunctionTool | JsonObject)[];
   webSearchOptions: JsonObject | undefined;
 }
 
@@ -14,7 +15,7 @@ export interface EncodedTools {
  * tool of another protocol asks for the same thing; its settings (domains, uses) do not carry over.
  */
 export function encodeTools(tools: readonly Tool[], losses: LossLog): EncodedTools {
-  const encoded: JsonObject[] = [];
+  const encoded: (OpenAIChatFunctionTool | JsonObject)[] = [];
   let webSearchOptions: JsonObject | undefined;
   tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
@@ -56,7 +57,7 @@ export function encodeTools(tools: readonly Tool[], losses: LossLog): EncodedToo
 }
 
 /** https://platform.openai.com/docs/api-reference/chat/create#chat-create-tool_choice */
-export function encodeToolChoice(choice: ToolChoice): string | JsonObject {
+export function encodeToolChoice(choice: ToolChoice): OpenAIChatToolChoice {
   switch (choice.type) {
     case 'auto':
     case 'none':

@@ -6,13 +6,15 @@ export type OpenAIChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content
 /**
  * Wire value -> canonical. Besides OpenAI's five values, DeepSeek ends a request it could not serve
  * with `insufficient_system_resource` (https://api-docs.deepseek.com/api/create-chat-completion).
- * Anything else is `other`, with the value kept in `raw`.
+ * Anything else is `other`, with the value kept in `raw`. A model that refuses answers with a
+ * `refusal` message and finishes `stop` (https://platform.openai.com/docs/guides/structured-outputs#refusals):
+ * with `refused`, that `stop` is the content filter's.
  */
-export function mapOpenAIChatFinishReason(raw: unknown): FinishReason {
+export function mapOpenAIChatFinishReason(raw: unknown, options: { refused?: boolean } = {}): FinishReason {
   const value = typeof raw === 'string' ? raw : undefined;
   switch (value) {
     case 'stop':
-      return { unified: 'stop', raw: value };
+      return { unified: options.refused ? 'content-filter' : 'stop', raw: value };
     case 'length':
       return { unified: 'length', raw: value };
     case 'tool_calls':

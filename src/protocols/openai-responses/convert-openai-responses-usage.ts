@@ -1,6 +1,7 @@
 import type { LossLog } from '../../ir/loss.js';
 import type { Usage } from '../../ir/usage.js';
-import { asCount, isJsonObject } from '../wire-json.js';
+import { asCount } from '../wire-json.js';
+import { openAIResponsesUsageSchema, type OpenAIResponsesWireUsage } from './wire-schemas.js';
 
 /**
  * Responses usage (https://platform.openai.com/docs/api-reference/responses/object#responses/object-usage):
@@ -8,18 +9,22 @@ import { asCount, isJsonObject } from '../wire-json.js';
  * which is already the canonical meaning.
  */
 export function convertOpenAIResponsesUsage(raw: unknown): Usage | undefined {
-  if (!isJsonObject(raw)) return undefined;
-  const input = asCount(raw.input_tokens);
-  const output = asCount(raw.output_tokens);
+  const parsed = openAIResponsesUsageSchema.safeParse(raw);
+  return parsed.success ? usageFromWire(parsed.data, raw) : undefined;
+}
+
+/** The same, from a usage block already parsed with its response; `raw` is the block as sent. */
+export function usageFromWire(wire: OpenAIResponsesWireUsage | undefined, raw: unknown): Usage | undefined {
+  if (!wire) return undefined;
+  const input = asCount(wire.input_tokens);
+  const output = asCount(wire.output_tokens);
   if (input === undefined && output === undefined) return undefined;
-  const inputDetails = isJsonObject(raw.input_tokens_details) ? raw.input_tokens_details : {};
-  const outputDetails = isJsonObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
   return {
     inputTokens: input,
-    cacheReadTokens: asCount(inputDetails.cached_tokens) ?? 0,
-    cacheWriteTokens: asCount(inputDetails.cache_write_tokens) ?? 0,
+    cacheReadTokens: asCount(wire.input_tokens_details?.cached_tokens) ?? 0,
+    cacheWriteTokens: asCount(wire.input_tokens_details?.cache_write_tokens) ?? 0,
     outputTokens: output,
-    reasoningTokens: asCount(outputDetails.reasoning_tokens) ?? 0,
+    reasoningTokens: asCount(wire.output_tokens_details?.reasoning_tokens) ?? 0,
     webSearchCalls: 0,
     estimated: false,
     raw,

@@ -3,7 +3,7 @@ import type { LossLog } from '../../ir/loss.js';
 import { setOwnMember, isJsonObject, withoutKeys, asString, type JsonObject } from '../wire-json.js';
 import { decodeContentPart } from './decode-content-part.js';
 import { fieldError, requireString } from '../invalid-request-error.js';
-import { decodeReasoningItem } from './reasoning-item.js';
+import { decodeReasoningItem, isToolCallSignature } from './reasoning-item.js';
 import { rawItem, type RequestItemDetail } from './responses-extensions.js';
 
 /**
@@ -11,7 +11,9 @@ import { rawItem, type RequestItemDetail } from './responses-extensions.js';
  * a string (one user message) or a list of items. Consecutive assistant-side items (assistant
  * messages, function calls, reasoning) form one assistant message and consecutive function call
  * outputs one tool message, the way the other protocols group a turn; user, system and developer
- * messages stay one message each. Unknown items travel whole as raw parts.
+ * messages stay one message each. Unknown items travel whole as raw parts. A reasoning item with
+ * no summary holding a Gemini signature, right after a `function_call` item, is that call's
+ * signature (the gateway writes a call's signature so, see `toolCallSignatureItem`).
  */
 export function decodeInput(options: {
   input: unknown;
@@ -25,10 +27,13 @@ export function decodeInput(options: {
     throw fieldError({ field: 'input', value: input, expected: 'a string or an array' });
   const messages = new MessageSequence();
   const systemRoles: ('system' | 'developer')[] = [];
+  let previousType: unknown;
   input.forEach((item, index) => {
     const path = `input[${index}]`;
     if (!isJsonObject(item)) throw fieldError({ field: path, value: item, expected: 'an object' });
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
+    const afterFunctionCall = previousType === 'function_call';
+    previousType = type;
     switch (type) {
       case 'message': {
         const role = item.role;
@@ -67,9 +72,13 @@ export function decodeInput(options: {
         if (rest) setOwnMember((detail.functionCallOutputs ??= {}), callId, rest);
         break;
       }
-      case 'reasoning':
-        messages.join('assistant', [decodeReasoningItem(item)]);
+      case 'reasoning': {
+        const part = decodeReasoningItem(item);
+        const call = afterFunctionCall ? messages.lastPart() : undefined;
+        if (call?.type === 'tool-call' && isToolCallSignature(part)) call.signature = part.signature;
+        else messages.join('assistant', [part]);
         break;
+      }
       default:
         messages.join(roleOfUnknownItem(asString(type)), [rawItem(item)]);
     }
@@ -133,6 +142,10 @@ class MessageSequence {
 
   start(role: Role, parts: Part[]): void {
     this.list.push({ role, parts: [...parts] });
+  }
+
+  lastPart(): Part | undefined {
+    return this.list.at(-1)?.parts.at(-1);
   }
 
   join(role: Role, parts: Part[]): void {

@@ -1,24 +1,33 @@
+import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
-import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
+import { usageFromWire } from './convert-openai-responses-usage.js';
+import { isJsonObject, membersOf, parseJson } from '../wire-json.js';
 import {
-  membersOf,
-  isJsonObject,
-  parseJson,
-  asFiniteNumber,
-  asString,
-  type JsonObject,
-} from '../wire-json.js';
+  openAIResponsesStreamEventSchema,
+  type OpenAIResponsesWireResponse as WireResponse,
+  type OpenAIResponsesWireStreamEvent,
+} from './wire-schemas.js';
+
+type WireItem = NonNullable<OpenAIResponsesWireStreamEvent['item']>;
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
-import { SUMMARY_SEPARATOR } from './reasoning-item.js';
+import { mapOpenAIResponsesErrorStatus } from './map-openai-responses-error-status.js';
+import { readEncryptedContent, SUMMARY_SEPARATOR } from './reasoning-item.js';
 
 type Block =
   | { kind: 'text'; index: number; text: string }
-  | { kind: 'reasoning'; index: number; summaryParts: number; withData: boolean }
+  | {
+      kind: 'reasoning';
+      index: number;
+      summaryParts: number;
+      withData: boolean;
+      /** OpenAI's encrypted content (or a marked signature), sent with the block's end. */
+      signature?: IssuedToken;
+    }
   | { kind: 'tool-call'; index: number; arguments: string };
 
 /**
@@ -34,6 +43,7 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   private nextIndex = 0;
   private readonly blocks = new Map<string, Block>();
   private hasFunctionCalls = false;
+  private hasRefusal = false;
   private webSearchCalls = 0;
   private brokenBy: string | undefined;
 
@@ -41,41 +51,47 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
 
   push(event: SseEvent): StreamEvent[] {
     if (this.ended) return [];
-    const parsed = parseJson(event.data);
-    if (!parsed.ok || !isJsonObject(parsed.value)) {
+    const json = parseJson(event.data);
+    const value = json.ok && isJsonObject(json.value) ? json.value : undefined;
+    const parsed = value && openAIResponsesStreamEventSchema.safeParse(value);
+    if (!value || !parsed?.success) {
       this.ended = true;
       this.brokenBy = notJsonObjectDetail(event.data);
       return [];
     }
-    const data = parsed.value;
-    const type = asString(data.type) ?? event.event ?? '';
+    const data = parsed.data;
+    const type = data.type ?? event.event ?? '';
     const out: StreamEvent[] = [];
-    const response = isJsonObject(data.response) ? data.response : undefined;
+    const response = data.response;
     this.ensureStarted(out, response);
-    if (type === 'error') return this.fail(out, data);
-    const outputIndex = asFiniteNumber(data.output_index) ?? 0;
-    const contentIndex = asFiniteNumber(data.content_index) ?? 0;
+    if (type === 'error') return this.fail(out, data.message === undefined && data.error ? data.error : data);
+    const outputIndex = data.output_index ?? 0;
+    const contentIndex = data.content_index ?? 0;
     const textKey = `text:${outputIndex}:${contentIndex}`;
     switch (type) {
       case 'response.output_item.added':
-        this.itemAdded(out, outputIndex, membersOf(data.item));
+        this.itemAdded(out, outputIndex, data.item ?? {});
         break;
       case 'response.output_item.done':
-        this.itemDone(out, outputIndex, membersOf(data.item));
+        this.itemDone(out, outputIndex, data.item ?? {});
         break;
       case 'response.content_part.added':
+        if (data.part?.type === 'refusal') this.hasRefusal = true;
         if (isTextPart(data.part)) this.open(out, textKey, 'text');
         break;
       case 'response.content_part.done':
         if (isTextPart(data.part)) this.close(out, textKey);
         break;
-      case 'response.output_text.delta':
       case 'response.refusal.delta':
-        this.text(out, textKey, asString(data.delta) ?? '');
+        this.hasRefusal = true;
+        this.text(out, textKey, data.delta ?? '');
+        break;
+      case 'response.output_text.delta':
+        this.text(out, textKey, data.delta ?? '');
         break;
       case 'response.output_text.done':
       case 'response.refusal.done':
-        this.completeText(out, textKey, asString(data.text) ?? asString(data.refusal));
+        this.completeText(out, textKey, data.text ?? data.refusal);
         break;
       case 'response.reasoning_summary_part.added': {
         const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
@@ -87,22 +103,22 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
         const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
-        const delta = asString(data.delta) ?? '';
+        const delta = data.delta ?? '';
         if (delta !== '') out.push({ type: 'reasoning-delta', index: block.index, text: delta });
         break;
       }
       case 'response.function_call_arguments.delta':
-        this.argumentsDelta(out, outputIndex, asString(data.delta) ?? '');
+        this.argumentsDelta(out, outputIndex, data.delta ?? '');
         break;
       case 'response.function_call_arguments.done':
-        this.completeArguments(out, outputIndex, asString(data.arguments));
+        this.completeArguments(out, outputIndex, data.arguments);
         break;
       case 'response.completed':
       case 'response.incomplete':
-        this.finish(out, response ?? {});
+        this.finish(out, response ?? {}, membersOf(value.response).usage);
         break;
       case 'response.failed':
-        return this.fail(out, membersOf(response?.error));
+        return this.fail(out, response?.error ?? {});
       case 'response.output_text.annotation.added':
         this.losses.dropped(
           `output[${outputIndex}].content[${contentIndex}].annotations`,
@@ -130,29 +146,29 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     return this.brokenBy;
   }
 
-  private ensureStarted(out: StreamEvent[], response: JsonObject | undefined): void {
+  private ensureStarted(out: StreamEvent[], response: WireResponse | undefined): void {
     if (this.started) return;
     this.started = true;
     out.push({
       type: 'response-start',
-      id: asString(response?.id) ?? '',
-      model: asString(response?.model) ?? '',
-      created: asFiniteNumber(response?.created_at) ?? 0,
+      id: response?.id ?? '',
+      model: response?.model ?? '',
+      created: response?.created_at ?? 0,
     });
   }
 
-  private itemAdded(out: StreamEvent[], outputIndex: number, item: JsonObject): void {
+  private itemAdded(out: StreamEvent[], outputIndex: number, item: WireItem): void {
     switch (item.type) {
       case 'message':
         return;
       case 'reasoning': {
-        const encrypted = asString(item.encrypted_content);
-        if (encrypted !== undefined) this.open(out, `reasoning:${outputIndex}`, 'reasoning', encrypted);
+        if (item.encrypted_content !== undefined)
+          this.openReasoning(out, outputIndex, item.encrypted_content);
         return;
       }
       case 'function_call': {
         const block = this.openToolCall(out, outputIndex, item);
-        const initial = asString(item.arguments) ?? '';
+        const initial = item.arguments ?? '';
         if (initial !== '' && block.kind === 'tool-call') {
           block.arguments = initial;
           out.push({ type: 'tool-call-delta', index: block.index, argumentsDelta: initial });
@@ -172,20 +188,10 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   }
 
   /** An item's end closes its blocks; reasoning that streamed no summary shows up here for the first time. */
-  private itemDone(out: StreamEvent[], outputIndex: number, item: JsonObject): void {
-    if (item.type === 'reasoning') {
-      const key = `reasoning:${outputIndex}`;
-      const encrypted = asString(item.encrypted_content);
-      const block = this.blocks.get(key);
-      if (!block && encrypted !== undefined) this.open(out, key, 'reasoning', encrypted);
-      else if (block?.kind === 'reasoning' && encrypted !== undefined && !block.withData) {
-        this.losses.dropped(
-          `output[${outputIndex}].encrypted_content`,
-          'encrypted reasoning that arrives after its summary began has no place in the canonical stream',
-        );
-      }
-    }
-    if (item.type === 'function_call') this.completeArguments(out, outputIndex, asString(item.arguments));
+  private itemDone(out: StreamEvent[], outputIndex: number, item: WireItem): void {
+    const encrypted = item.type === 'reasoning' ? item.encrypted_content : undefined;
+    if (encrypted !== undefined) this.openReasoning(out, outputIndex, encrypted);
+    if (item.type === 'function_call') this.completeArguments(out, outputIndex, item.arguments);
     for (const key of [...this.blocks.keys()]) {
       if (
         key === `reasoning:${outputIndex}` ||
@@ -197,7 +203,34 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     }
   }
 
-  private open(out: StreamEvent[], key: string, kind: 'text' | 'reasoning', redactedData?: string): Block {
+  /**
+   * A reasoning item's `encrypted_content`, at the item's start or end: OpenAI's own (or a marked
+   * signature) goes with the block's end; redacted data opens the block, and when the summary has
+   * already begun it has no canonical place.
+   */
+  private openReasoning(out: StreamEvent[], outputIndex: number, encrypted: string): void {
+    const key = `reasoning:${outputIndex}`;
+    const read = readEncryptedContent(encrypted);
+    const existing = this.blocks.get(key);
+    if ('signature' in read) {
+      const block = existing ?? this.open(out, key, 'reasoning');
+      if (block.kind === 'reasoning') block.signature = read.signature;
+    } else if (!existing) {
+      this.open(out, key, 'reasoning', read.redactedData);
+    } else if (existing.kind === 'reasoning' && !existing.withData) {
+      this.losses.dropped(
+        `output[${outputIndex}].encrypted_content`,
+        'redacted reasoning that arrives after its summary began has no place in the canonical stream',
+      );
+    }
+  }
+
+  private open(
+    out: StreamEvent[],
+    key: string,
+    kind: 'text' | 'reasoning',
+    redactedData?: IssuedToken,
+  ): Block {
     const existing = this.blocks.get(key);
     if (existing) return existing;
     const index = this.nextIndex++;
@@ -217,15 +250,15 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     return block;
   }
 
-  private openToolCall(out: StreamEvent[], outputIndex: number, item: JsonObject): Block {
+  private openToolCall(out: StreamEvent[], outputIndex: number, item: WireItem): Block {
     const key = `tool:${outputIndex}`;
     const existing = this.blocks.get(key);
     if (existing) return existing;
     this.hasFunctionCalls = true;
     const block: Block = { kind: 'tool-call', index: this.nextIndex++, arguments: '' };
     this.blocks.set(key, block);
-    const id = asString(item.call_id) ?? asString(item.id) ?? `call_${outputIndex}`;
-    out.push({ type: 'tool-call-start', index: block.index, id, name: asString(item.name) ?? '' });
+    const id = item.call_id ?? item.id ?? `call_${outputIndex}`;
+    out.push({ type: 'tool-call-start', index: block.index, id, name: item.name ?? '' });
     return block;
   }
 
@@ -269,7 +302,11 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
         out.push({ type: 'text-end', index: block.index });
         return;
       case 'reasoning':
-        out.push({ type: 'reasoning-end', index: block.index });
+        out.push(
+          block.signature === undefined
+            ? { type: 'reasoning-end', index: block.index }
+            : { type: 'reasoning-end', index: block.index, signature: block.signature },
+        );
         return;
       case 'tool-call':
         out.push({ type: 'tool-call-end', index: block.index });
@@ -285,33 +322,45 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     for (const key of [...this.blocks.keys()]) this.close(out, key);
   }
 
-  private finish(out: StreamEvent[], response: JsonObject): void {
+  private finish(out: StreamEvent[], response: WireResponse, rawUsage: unknown): void {
     this.closeAll(out);
     const finishReason = mapOpenAIResponsesFinishReason({
-      status: asString(response.status),
-      incompleteReason: asString(membersOf(response.incomplete_details).reason),
+      status: response.status,
+      incompleteReason: response.incomplete_details?.reason,
       hasFunctionCalls: this.hasFunctionCalls,
+      hasRefusal: this.hasRefusal,
     });
-    const usage = this.usageOf(response.usage);
+    const usage = this.usageOf(response.usage, rawUsage);
     out.push(usage ? { type: 'finish', finishReason, usage } : { type: 'finish', finishReason });
     this.ended = true;
   }
 
-  private usageOf(raw: unknown): Usage | undefined {
-    const usage = convertOpenAIResponsesUsage(raw);
+  private usageOf(wire: WireResponse['usage'], raw: unknown): Usage | undefined {
+    const usage = usageFromWire(wire, raw);
     return usage ? { ...usage, webSearchCalls: this.webSearchCalls } : undefined;
   }
 
-  private fail(out: StreamEvent[], error: JsonObject): StreamEvent[] {
-    const message = asString(error.message) ?? 'The upstream response failed.';
-    const code = asString(error.code);
-    out.push(code === undefined ? { type: 'error', message } : { type: 'error', message, code });
+  /** `error` events and failed responses carry a code; the HTTP status it stands for goes with it. */
+  /**
+   * An `error` event, or a failed response's `error`. Some compatible servers nest the error
+   * object in the event: `{ type: 'error', error: { message, code } }`.
+   */
+  private fail(out: StreamEvent[], error: { message?: string; code?: string }): StreamEvent[] {
+    const message = error.message ?? 'The upstream response failed.';
+    const code = error.code;
+    const status = mapOpenAIResponsesErrorStatus(code);
+    out.push({
+      type: 'error',
+      message,
+      ...(code !== undefined && { code }),
+      ...(status !== undefined && { status }),
+    });
     this.ended = true;
     return out;
   }
 }
 
 /** Message content parts that carry text (reasoning_text parts stream into the reasoning block instead). */
-function isTextPart(part: unknown): boolean {
-  return isJsonObject(part) && (part.type === 'output_text' || part.type === 'refusal');
+function isTextPart(part: { type?: string } | undefined): boolean {
+  return part?.type === 'output_text' || part?.type === 'refusal';
 }

@@ -1,8 +1,14 @@
 import type { FilePart, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { formatDataUrl } from '../data-url.js';
-import type { JsonObject } from '../wire-json.js';
 import { partDetail } from './responses-extensions.js';
+import type {
+  ResponsesInputFile,
+  ResponsesInputImage,
+  ResponsesInputText,
+  ResponsesOutputContent,
+  ResponsesOutputText,
+} from './wire-types.js';
 
 export interface EncodeContext {
   losses: LossLog;
@@ -11,17 +17,21 @@ export interface EncodeContext {
 }
 
 /** A text part as input content (user, system, developer messages and tool outputs). */
-export function encodeInputText(part: TextPart, path: string, context: EncodeContext): JsonObject {
+export function encodeInputText(part: TextPart, path: string, context: EncodeContext): ResponsesInputText {
   return withCacheBreakpoint({ type: 'input_text', text: part.text }, part, path, context);
 }
 
 /** A text part of an assistant message: `output_text` with its annotations, or a `refusal`. */
-export function encodeOutputText(part: TextPart, path: string, context: EncodeContext): JsonObject {
+export function encodeOutputText(
+  part: TextPart,
+  path: string,
+  context: EncodeContext,
+): ResponsesOutputContent {
   const detail = partDetail(part.extensions);
   if (part.cacheControl)
     context.losses.dropped(`${path}.cache_control`, 'Responses has no cache marker on output text');
   if (detail?.refusal === true) return { type: 'refusal', refusal: part.text };
-  const content: JsonObject = {
+  const content: ResponsesOutputText = {
     type: 'output_text',
     text: part.text,
     annotations: Array.isArray(detail?.annotations) ? detail.annotations : [],
@@ -39,15 +49,16 @@ export function encodeInputFile(
   part: FilePart,
   path: string,
   context: EncodeContext,
-): JsonObject | undefined {
+): ResponsesInputImage | ResponsesInputFile | undefined {
   const { source } = part;
   if (part.mediaType.startsWith('image/')) {
-    const image: JsonObject = { type: 'input_image' };
-    if (source.kind === 'url') image.image_url = source.url;
-    else if (source.kind === 'base64')
-      image.image_url = formatDataUrl({ mediaType: part.mediaType, data: source.data });
-    else image.file_id = source.fileId;
-    image.detail = part.detail ?? 'auto';
+    const location =
+      source.kind === 'url'
+        ? { image_url: source.url }
+        : source.kind === 'base64'
+          ? { image_url: formatDataUrl({ mediaType: part.mediaType, data: source.data }) }
+          : { file_id: source.fileId };
+    const image: ResponsesInputImage = { type: 'input_image', ...location, detail: part.detail ?? 'auto' };
     if (part.filename !== undefined)
       context.losses.dropped(`${path}.filename`, 'Responses images carry no file name');
     return withCacheBreakpoint(image, part, path, context);
@@ -56,7 +67,7 @@ export function encodeInputFile(
     context.losses.dropped(path, `Responses accepts no ${part.mediaType} input`);
     return undefined;
   }
-  const file: JsonObject = { type: 'input_file' };
+  const file: ResponsesInputFile = { type: 'input_file' };
   if (source.kind === 'url') file.file_url = source.url;
   else if (source.kind === 'base64')
     file.file_data = formatDataUrl({ mediaType: part.mediaType, data: source.data });
@@ -70,12 +81,12 @@ export function encodeInputFile(
   return withCacheBreakpoint(file, part, path, context);
 }
 
-function withCacheBreakpoint(
-  content: JsonObject,
+function withCacheBreakpoint<T extends ResponsesInputText | ResponsesInputImage | ResponsesInputFile>(
+  content: T,
   part: TextPart | FilePart,
   path: string,
   context: EncodeContext,
-): JsonObject {
+): T {
   if (!part.cacheControl) return content;
   // `prompt_cache_breakpoint` only means something to a client that chose explicit caching itself.
   if (context.sameProtocol) return { ...content, prompt_cache_breakpoint: { mode: 'explicit' } };

@@ -1,4 +1,11 @@
-import type { Message, Part, ReasoningPart, TextPart, ToolResultPart } from '../../ir/content.js';
+import type {
+  IssuedToken,
+  Message,
+  Part,
+  ReasoningPart,
+  TextPart,
+  ToolResultPart,
+} from '../../ir/content.js';
 import {
   encodeInputFile,
   encodeInputText,
@@ -6,10 +13,21 @@ import {
   type EncodeContext,
 } from './encode-content-part.js';
 import { isJsonObject, type JsonObject } from '../wire-json.js';
+import type {
+  ResponsesFunctionCallInput,
+  ResponsesFunctionCallOutput,
+  ResponsesMessageInput,
+  ResponsesInputContent,
+  ResponsesInputItem,
+  ResponsesInputRole,
+  ResponsesOutputContent,
+} from './wire-types.js';
+
+/** Content of a message item: typed parts, or a raw part a Responses client sent. */
+type MessageContent = ResponsesInputContent | ResponsesOutputContent | JsonObject;
+import { derivedReasoningId } from './responses-ids.js';
 import { encodeReasoningItem } from './reasoning-item.js';
 import { partDetail, PROTOCOL, readRawValue, type RequestItemDetail } from './responses-extensions.js';
-
-type WireRole = 'user' | 'assistant' | 'system' | 'developer';
 
 /**
  * Canonical messages as Responses input items, the inverse of `decodeInput`: text and files of
@@ -21,13 +39,13 @@ export function encodeInput(options: {
   messages: Message[];
   detail: RequestItemDetail;
   context: EncodeContext;
-}): JsonObject[] {
+}): ResponsesInputItem[] {
   const { messages, detail, context } = options;
-  const items: JsonObject[] = [];
+  const items: ResponsesInputItem[] = [];
   let systemIndex = 0;
   messages.forEach((message, messageIndex) => {
     const path = `messages[${messageIndex}]`;
-    const role: WireRole =
+    const role: ResponsesInputRole =
       message.role === 'system'
         ? (detail.systemRoles?.[systemIndex++] ?? 'system')
         : message.role === 'tool'
@@ -36,7 +54,8 @@ export function encodeInput(options: {
     if (message.name !== undefined)
       context.losses.dropped(`${path}.name`, 'Responses messages carry no participant name');
     if (message.parts.length === 0 && message.role !== 'tool') {
-      items.push({ role, content: [] });
+      const empty: ResponsesMessageInput = { role, content: [] };
+      items.push(empty);
       return;
     }
     const builder = new MessageItemBuilder(role, items, context);
@@ -53,7 +72,7 @@ function encodePart(options: {
   part: Part;
   path: string;
   builder: MessageItemBuilder;
-  items: JsonObject[];
+  items: ResponsesInputItem[];
   detail: RequestItemDetail;
   context: EncodeContext;
   messageRole: Message['role'];
@@ -83,14 +102,18 @@ function encodePart(options: {
     case 'tool-call': {
       builder.flush();
       if (part.signature !== undefined)
-        losses.dropped(`${path}.signature`, 'Responses function calls carry no signature');
-      items.push({
+        losses.dropped(
+          `${path}.signature`,
+          `a ${part.signature.issuer} tool call signature cannot be replayed to OpenAI`,
+        );
+      const call: ResponsesFunctionCallInput = {
         type: 'function_call',
         call_id: part.id,
         name: part.name,
         arguments: part.arguments,
         ...detail.functionCalls?.[part.id],
-      });
+      };
+      items.push(call);
       return;
     }
     case 'tool-result':
@@ -116,20 +139,45 @@ function encodePart(options: {
   }
 }
 
-/** Reasoning goes back only as an item this protocol produced (its id, its encrypted content). */
+/**
+ * Reasoning goes upstream only as OpenAI issued it: an item with its OpenAI `encrypted_content`
+ * (https://platform.openai.com/docs/guides/reasoning#encrypted-reasoning-items), under its own id
+ * or one derived from the token when it came through another protocol. Another vendor's token,
+ * which OpenAI would refuse, and unsigned reasoning are dropped with the loss recorded. (A
+ * reasoning item sent by id alone may name a stored item, but one the gateway wrote for another
+ * vendor's reasoning looks the same and would not be found: history is kept by encrypted content.)
+ */
 function encodeReasoning(
   part: ReasoningPart,
   path: string,
-  items: JsonObject[],
+  items: ResponsesInputItem[],
   context: EncodeContext,
 ): void {
-  if (!partDetail(part.extensions)) {
-    context.losses.dropped(path, 'reasoning from another protocol cannot be replayed to Responses');
+  const tokens: [field: string, token: IssuedToken][] = [];
+  if (part.signature) tokens.push(['signature', part.signature]);
+  if (part.redactedData) tokens.push(['redacted_data', part.redactedData]);
+  const own = tokens.find(([, token]) => token.issuer === 'openai')?.[1];
+  if (own === undefined) {
+    const issuers = tokens.map(([, token]) => token.issuer).join(' and ');
+    context.losses.dropped(
+      path,
+      issuers === ''
+        ? 'unsigned reasoning cannot be replayed to OpenAI'
+        : `reasoning with a ${issuers} token cannot be replayed to OpenAI, which did not issue it`,
+    );
     return;
   }
-  if (part.signature !== undefined)
-    context.losses.dropped(`${path}.signature`, 'Responses reasoning carries no signature');
-  items.push(encodeReasoningItem(part, undefined));
+  for (const [field, token] of tokens) {
+    if (token !== own)
+      context.losses.dropped(`${path}.${field}`, `a ${token.issuer} token cannot be replayed to OpenAI`);
+  }
+  items.push(
+    encodeReasoningItem({
+      part,
+      fallbackId: derivedReasoningId(own.value),
+      encryptedContent: own.value,
+    }),
+  );
 }
 
 function encodeToolResult(
@@ -137,26 +185,26 @@ function encodeToolResult(
   path: string,
   detail: RequestItemDetail,
   context: EncodeContext,
-): JsonObject {
+): ResponsesFunctionCallOutput {
   const { losses } = context;
   if (part.isError) losses.dropped(`${path}.is_error`, 'Responses function call outputs carry no error flag');
   if (part.cacheControl)
     losses.dropped(`${path}.cache_control`, 'Responses has no cache marker on tool results');
   const [first] = part.content;
-  let output: string | JsonObject[];
+  let output: ResponsesFunctionCallOutput['output'];
   if (part.content.length === 1 && first?.type === 'text' && !first.cacheControl) {
     output = first.text;
+  } else if (part.content.length === 0) {
+    output = '';
   } else {
-    output = [];
-    part.content.forEach((content, index) => {
+    output = part.content.flatMap((content, index) => {
       const contentPath = `${path}.content[${index}]`;
       const encoded =
         content.type === 'text'
           ? encodeInputText(content, contentPath, context)
           : encodeInputFile(content, contentPath, context);
-      if (encoded) (output as JsonObject[]).push(encoded);
+      return encoded ? [encoded] : [];
     });
-    if (part.content.length === 0) output = '';
   }
   return {
     type: 'function_call_output',
@@ -171,14 +219,14 @@ function encodeToolResult(
  * (their recorded item members differ) start a new item, so such items come back as they were.
  */
 class MessageItemBuilder {
-  private content: JsonObject[] = [];
+  private content: MessageContent[] = [];
   private texts: TextPart[] = [];
   private item: JsonObject | undefined;
   private itemKey: string | undefined;
 
   constructor(
-    private readonly role: WireRole,
-    private readonly items: JsonObject[],
+    private readonly role: ResponsesInputRole,
+    private readonly items: ResponsesInputItem[],
     private readonly context: EncodeContext,
   ) {}
 
@@ -197,18 +245,17 @@ class MessageItemBuilder {
     this.texts.push(part);
   }
 
-  addContent(content: JsonObject): void {
+  addContent(content: MessageContent): void {
     this.content.push(content);
   }
 
   flush(): void {
     if (this.content.length === 0) return;
     // Item members (id, status, phase) are those of an item a Responses client sent: written as they were.
-    this.items.push(
-      this.item
-        ? { type: 'message', ...this.item, role: this.role, content: this.content }
-        : { role: this.role, content: this.plainText() ?? this.content },
-    );
+    const message: ResponsesMessageInput = this.item
+      ? { type: 'message', ...this.item, role: this.role, content: this.content }
+      : { role: this.role, content: this.plainText() ?? this.content };
+    this.items.push(message);
     this.content = [];
     this.texts = [];
     this.item = undefined;

@@ -1,31 +1,40 @@
-import type { ReasoningPart, TextPart } from '../../ir/content.js';
+import type { TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalReply } from '../../ir/reply.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import { isJsonObject, asString, type JsonObject } from '../wire-json.js';
+import { isJsonObject, asString } from '../wire-json.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
-import { encodeReasoningItem } from './reasoning-item.js';
+import { encodeReasoningItem, encryptedContentForClient, toolCallSignatureItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
 import { partDetail, PROTOCOL, readRawValue } from './responses-extensions.js';
+import type {
+  ResponsesOutputContent,
+  ResponsesOutputItem,
+  ResponsesOutputMessage,
+  ResponsesResponse,
+} from './wire-types.js';
 
 /**
  * A canonical reply as a Responses response object (client-api 2.3): text in `message` items,
- * reasoning in `reasoning` items (summary text, encrypted content), tool calls in
- * `function_call` items; the finish reason becomes the status (`incomplete` with
+ * reasoning in `reasoning` items (summary text; the signature or redacted data, marked with its
+ * issuer unless OpenAI's, as `encrypted_content`), tool calls in `function_call` items, each
+ * followed by a reasoning item holding its signature when it has one; the finish reason becomes the status (`incomplete` with
  * `incomplete_details` for length and content filter). Ids are the upstream's when they are
  * Responses ids, else derived from the reply id.
  */
-export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): JsonObject {
+export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): ResponsesResponse {
   const id = toResponseId(reply.id);
-  const output: JsonObject[] = [];
+  const output: ResponsesOutputItem[] = [];
   const itemId = (prefix: 'msg_' | 'fc_' | 'rs_') =>
     deriveItemId({ prefix, responseId: id, outputIndex: output.length });
-  let message: { key: string | undefined; item: JsonObject; content: JsonObject[] } | undefined;
+  let message:
+    | { key: string | undefined; item: ResponsesOutputMessage; content: ResponsesOutputMessage['content'] }
+    | undefined;
   // Text joins the open message item unless it recorded a different item of its own.
   const messageFor = (recorded: string | undefined) => {
     if (message && (recorded === undefined || recorded === message.key)) return message;
-    const content: JsonObject[] = [];
+    const content: ResponsesOutputMessage['content'] = [];
     message = {
       key: recorded,
       item: messageItem({ id: recorded ?? itemId('msg_'), status: 'completed', content }),
@@ -44,12 +53,16 @@ export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLo
         return;
       case 'reasoning':
         message = undefined;
-        output.push(encodeReasoning(part, itemId('rs_'), path, losses));
+        output.push(
+          encodeReasoningItem({
+            part,
+            fallbackId: itemId('rs_'),
+            encryptedContent: encryptedContentForClient(part, path, losses),
+          }),
+        );
         return;
       case 'tool-call':
         message = undefined;
-        if (part.signature !== undefined)
-          losses.dropped(`${path}.signature`, 'Responses function calls carry no signature');
         output.push(
           functionCallItem({
             id: itemId('fc_'),
@@ -59,6 +72,7 @@ export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLo
             arguments: part.arguments,
           }),
         );
+        if (part.signature !== undefined) output.push(toolCallSignatureItem(itemId('rs_'), part.signature));
         return;
       case 'raw': {
         const raw = part.protocol === PROTOCOL ? readRawValue(part.value) : undefined;
@@ -98,17 +112,11 @@ function recordedId(part: TextPart): string | undefined {
   return isJsonObject(item) ? asString(item.id) : undefined;
 }
 
-function encodeText(part: TextPart): JsonObject {
+function encodeText(part: TextPart): ResponsesOutputContent {
   const detail = partDetail(part.extensions);
   if (detail?.refusal === true) return { type: 'refusal', refusal: part.text };
   const content = outputText(part.text);
   if (Array.isArray(detail?.annotations)) content.annotations = detail.annotations;
   if (Array.isArray(detail?.logprobs)) content.logprobs = detail.logprobs;
   return content;
-}
-
-function encodeReasoning(part: ReasoningPart, id: string, path: string, losses: LossLog): JsonObject {
-  if (part.signature !== undefined)
-    losses.dropped(`${path}.signature`, 'Responses reasoning carries no signature');
-  return encodeReasoningItem(part, id);
 }

@@ -11,6 +11,7 @@ import { encodeInput } from './encode-input.js';
 import { encodeToolChoice, encodeTools } from './encode-tools.js';
 import { isJsonObject, type JsonObject } from '../wire-json.js';
 import { ITEM_DETAIL_KEY, PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
+import type { ResponsesInputItem, ResponsesRequestBody, ResponsesTextFormat } from './wire-types.js';
 
 /** The API rejects smaller output caps (`max_output_tokens` must be at least 16). */
 const MIN_OUTPUT_TOKENS = 16;
@@ -27,12 +28,12 @@ const MERGED_EXTENSION_KEYS = new Set([ITEM_DETAIL_KEY, 'reasoning', 'text', 'to
 export function encodeOpenAIResponsesRequest(
   request: CanonicalRequest,
   options: EncodeRequestOptions,
-): Record<string, unknown> {
+): ResponsesRequestBody {
   const extension = request.extensions[PROTOCOL];
   const context: EncodeContext = { losses: options.losses, sameProtocol: extension !== undefined };
   const detail = readItemDetail(extension);
   const { losses } = context;
-  const body: JsonObject = { model: request.model };
+  const body: ResponsesRequestBody = { model: request.model };
 
   const instructions = encodeInstructions(request.system, context);
   if (instructions !== undefined) body.instructions = instructions;
@@ -40,7 +41,7 @@ export function encodeOpenAIResponsesRequest(
   if (input.length > 0) body.input = asShortInput(input) ?? input;
   if (request.tools.length > 0) body.tools = encodeTools({ tools: request.tools, detail, context });
   if (request.toolChoice) body.tool_choice = encodeToolChoice(request.toolChoice);
-  else if (extension?.tool_choice !== undefined) body.tool_choice = extension.tool_choice;
+  else if (isJsonObject(extension?.tool_choice)) body.tool_choice = extension.tool_choice;
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   if (request.maxOutputTokens !== undefined)
     body.max_output_tokens = outputCap(request.maxOutputTokens, context);
@@ -110,7 +111,7 @@ function encodeInstructions(system: Part[], context: EncodeContext): string | un
 }
 
 /** A lone user text is sent as the string form of `input`. */
-function asShortInput(items: JsonObject[]): string | undefined {
+function asShortInput(items: ResponsesInputItem[]): string | undefined {
   const [only] = items;
   if (items.length !== 1 || !only || only.role !== 'user' || typeof only.content !== 'string')
     return undefined;
@@ -134,8 +135,8 @@ function encodeReasoning(
   options: ReasoningOptions | undefined,
   kept: unknown,
   context: EncodeContext,
-): JsonObject | undefined {
-  const reasoning: JsonObject = isJsonObject(kept) ? { ...kept } : {};
+): ResponsesRequestBody['reasoning'] {
+  const reasoning: NonNullable<ResponsesRequestBody['reasoning']> = isJsonObject(kept) ? { ...kept } : {};
   if (options?.effort !== undefined) reasoning.effort = options.effort;
   else if (options?.budgetTokens !== undefined) {
     reasoning.effort = effortForBudget(options.budgetTokens);
@@ -157,13 +158,13 @@ function effortForBudget(budget: number): ReasoningEffort {
 }
 
 /** `text.format` (https://platform.openai.com/docs/guides/structured-outputs), beside any kept `text` members. */
-function encodeText(format: ResponseFormat | undefined, kept: unknown): JsonObject | undefined {
-  const text: JsonObject = isJsonObject(kept) ? { ...kept } : {};
+function encodeText(format: ResponseFormat | undefined, kept: unknown): ResponsesRequestBody['text'] {
+  const text: NonNullable<ResponsesRequestBody['text']> = isJsonObject(kept) ? { ...kept } : {};
   if (format) text.format = encodeFormat(format);
   return Object.keys(text).length > 0 ? text : undefined;
 }
 
-function encodeFormat(format: ResponseFormat): JsonObject {
+function encodeFormat(format: ResponseFormat): ResponsesTextFormat {
   const type = format.type;
   switch (type) {
     case 'text':
@@ -171,7 +172,7 @@ function encodeFormat(format: ResponseFormat): JsonObject {
     case 'json-object':
       return { type: 'json_object' };
     case 'json-schema': {
-      const wire: JsonObject = { type: 'json_schema', name: format.name, schema: format.schema };
+      const wire: ResponsesTextFormat = { type: 'json_schema', name: format.name, schema: format.schema };
       if (format.strict !== undefined) wire.strict = format.strict;
       if (format.description !== undefined) wire.description = format.description;
       return wire;

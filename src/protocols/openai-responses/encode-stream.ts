@@ -1,3 +1,4 @@
+import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
@@ -5,15 +6,24 @@ import { emptyUsage, type Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
-import type { JsonObject } from '../wire-json.js';
+import { toOpenAIResponsesErrorCode } from './map-openai-responses-error-status.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import { encryptedContentForClient, toolCallSignatureItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
+import type {
+  ResponsesOutputItem,
+  ResponsesOutputText,
+  ResponsesReasoningItem,
+  ResponsesResponse,
+  ResponsesStreamEventData,
+  ResponsesStreamEventType,
+} from './wire-types.js';
 
 interface MessageState {
   outputIndex: number;
   id: string;
-  content: JsonObject[];
+  content: ResponsesOutputText[];
   openParts: number;
   /** No more text parts join it: another item began after it. */
   sealed: boolean;
@@ -23,13 +33,23 @@ type Block =
   | { kind: 'text'; message: MessageState; contentIndex: number; text: string }
   | {
       kind: 'reasoning';
+      index: number;
       outputIndex: number;
       id: string;
-      redactedData: string | undefined;
+      redactedData: IssuedToken | undefined;
+      signature: IssuedToken | undefined;
       text: string;
       partOpen: boolean;
     }
-  | { kind: 'tool-call'; outputIndex: number; id: string; callId: string; name: string; arguments: string };
+  | {
+      kind: 'tool-call';
+      outputIndex: number;
+      id: string;
+      callId: string;
+      name: string;
+      arguments: string;
+      signature: IssuedToken | undefined;
+    };
 
 type Phase = 'before-start' | 'streaming' | 'awaiting-usage' | 'closed';
 
@@ -48,7 +68,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private sequence = 0;
   private responseId = '';
   private created = 0;
-  private readonly output: JsonObject[] = [];
+  private readonly output: ResponsesOutputItem[] = [];
   private readonly blocks = new Map<number, Block>();
   private message: MessageState | undefined;
   private usage: Usage | undefined;
@@ -125,6 +145,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
           callId: event.id,
           name: event.name,
           arguments: '',
+          signature: undefined,
         };
         this.blocks.set(event.index, block);
         this.addItem(out, this.callItem(block, 'in_progress'));
@@ -142,17 +163,16 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         break;
       }
       case 'text-end':
-      case 'reasoning-end':
-      case 'tool-call-end':
-        if (type !== 'text-end' && event.signature !== undefined) {
-          const kind = type === 'reasoning-end' ? 'reasoning items' : 'function calls';
-          this.losses.dropped(
-            `stream.blocks[${event.index}].signature`,
-            `Responses ${kind} carry no signature`,
-          );
-        }
         this.close(out, event.index);
         break;
+      case 'reasoning-end':
+      case 'tool-call-end': {
+        // The signature is known only now: the item's end carries it (a call's in a reasoning item after it).
+        const block = this.blocks.get(event.index);
+        if (block && block.kind !== 'text') block.signature = event.signature;
+        this.close(out, event.index);
+        break;
+      }
       case 'usage':
         this.usage = event.usage;
         break;
@@ -217,10 +237,19 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     });
   }
 
-  private reasoningStart(out: string[], index: number, redactedData: string | undefined): void {
+  private reasoningStart(out: string[], index: number, redactedData: IssuedToken | undefined): void {
     const outputIndex = this.output.length;
     const id = deriveItemId({ prefix: 'rs_', responseId: this.responseId, outputIndex });
-    const block: Block = { kind: 'reasoning', outputIndex, id, redactedData, text: '', partOpen: false };
+    const block: Block = {
+      kind: 'reasoning',
+      index,
+      outputIndex,
+      id,
+      redactedData,
+      signature: undefined,
+      text: '',
+      partOpen: false,
+    };
     this.blocks.set(index, block);
     this.addItem(out, this.reasoningItem(block));
   }
@@ -261,6 +290,13 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
           arguments: block.arguments,
         });
         this.itemDone(out, block.outputIndex, this.callItem(block, 'completed'));
+        if (block.signature !== undefined) {
+          const outputIndex = this.output.length;
+          const id = deriveItemId({ prefix: 'rs_', responseId: this.responseId, outputIndex });
+          const item = toolCallSignatureItem(id, block.signature);
+          this.addItem(out, item);
+          this.itemDone(out, outputIndex, item);
+        }
         return;
       }
       default: {
@@ -283,28 +319,30 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     );
   }
 
-  private addItem(out: string[], item: JsonObject): void {
+  private addItem(out: string[], item: ResponsesOutputItem): void {
     const outputIndex = this.output.length;
     this.output.push(item);
     this.emit(out, 'response.output_item.added', { output_index: outputIndex, item });
   }
 
-  private itemDone(out: string[], outputIndex: number, item: JsonObject): void {
+  private itemDone(out: string[], outputIndex: number, item: ResponsesOutputItem): void {
     this.output[outputIndex] = item;
     this.emit(out, 'response.output_item.done', { output_index: outputIndex, item });
   }
 
-  private reasoningItem(block: Extract<Block, { kind: 'reasoning' }>): JsonObject {
-    const item: JsonObject = { id: block.id, type: 'reasoning', summary: [] };
+  /** The reasoning item as it stands: at its start only redacted data is known, the signature at its end. */
+  private reasoningItem(block: Extract<Block, { kind: 'reasoning' }>): ResponsesReasoningItem {
+    const item: ResponsesReasoningItem = { id: block.id, type: 'reasoning', summary: [] };
     if (block.text !== '') item.summary = [{ type: 'summary_text', text: block.text }];
-    if (block.redactedData !== undefined) item.encrypted_content = block.redactedData;
+    const encrypted = encryptedContentForClient(block, `stream.blocks[${block.index}]`, this.losses);
+    if (encrypted !== undefined) item.encrypted_content = encrypted;
     return item;
   }
 
   private callItem(
     block: Extract<Block, { kind: 'tool-call' }>,
     status: 'in_progress' | 'completed',
-  ): JsonObject {
+  ): ResponsesOutputItem {
     return functionCallItem({
       id: block.id,
       status,
@@ -331,13 +369,14 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
    * An error ends the stream, never a completion: `error`, which the OpenAI SDK raises, then
    * `response.failed` for clients that wait for a terminal event.
    */
-  private fail(out: string[], event: { message: string; code?: string }): void {
+  private fail(out: string[], event: { message: string; code?: string; status?: number }): void {
     if (this.phase === 'before-start') this.start(out, { id: '', created: 0 });
-    this.emit(out, 'error', { code: event.code ?? null, message: event.message, param: null });
+    const code = toOpenAIResponsesErrorCode(event.status);
+    this.emit(out, 'error', { code: event.code ?? code, message: event.message, param: null });
     const ending = {
       status: 'failed' as const,
       incomplete_details: null,
-      error: { code: 'server_error', message: event.message },
+      error: { code, message: event.message },
     };
     const usage =
       this.usage &&
@@ -354,7 +393,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
   private response(
     ending: Parameters<typeof buildResponseObject>[0]['ending'],
     usage: Parameters<typeof buildResponseObject>[0]['usage'],
-  ): JsonObject {
+  ): ResponsesResponse {
     return buildResponseObject({
       id: this.responseId,
       model: this.options.model,
@@ -369,7 +408,11 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
     return { item_id: message.id, output_index: message.outputIndex };
   }
 
-  private emit(out: string[], type: string, data: JsonObject): void {
+  private emit<T extends ResponsesStreamEventType>(
+    out: string[],
+    type: T,
+    data: ResponsesStreamEventData[T],
+  ): void {
     const payload = { type, sequence_number: this.sequence++, ...data };
     out.push(formatSseEvent({ event: type, data: JSON.stringify(payload) }));
   }

@@ -2,6 +2,7 @@ import type { Tool, ToolChoice } from '../../ir/request.js';
 import type { EncodeContext } from './encode-content-part.js';
 import type { JsonObject } from '../wire-json.js';
 import { PROTOCOL, type RequestItemDetail } from './responses-extensions.js';
+import type { ResponsesFunctionTool, ResponsesToolChoice } from './wire-types.js';
 
 /**
  * Canonical tools as Responses `tools`. Function tools are flat. Responses makes functions strict
@@ -12,22 +13,26 @@ export function encodeTools(options: {
   tools: Tool[];
   detail: RequestItemDetail;
   context: EncodeContext;
-}): JsonObject[] {
+}): (ResponsesFunctionTool | JsonObject)[] {
   const { tools, detail, context } = options;
-  const encoded: JsonObject[] = [];
+  const encoded: (ResponsesFunctionTool | JsonObject)[] = [];
   tools.forEach((tool, index) => {
     const path = `tools[${index}]`;
     const type = tool.type;
     switch (type) {
       case 'function': {
-        const wire: JsonObject = { type: 'function', name: tool.name };
-        if (tool.description !== undefined) wire.description = tool.description;
-        wire.parameters = tool.parameters;
-        if (tool.strict !== undefined) wire.strict = tool.strict;
-        else if (!context.sameProtocol) wire.strict = false;
+        const strict = tool.strict ?? (context.sameProtocol ? undefined : false);
+        const wire: ResponsesFunctionTool = {
+          type: 'function',
+          name: tool.name,
+          ...(tool.description !== undefined && { description: tool.description }),
+          parameters: tool.parameters,
+          ...(strict !== undefined && { strict }),
+          ...detail.functionTools?.[tool.name],
+        };
         if (tool.cacheControl)
           context.losses.dropped(`${path}.cache_control`, 'Responses tools carry no cache marker');
-        encoded.push({ ...wire, ...detail.functionTools?.[tool.name] });
+        encoded.push(wire);
         return;
       }
       case 'provider':
@@ -55,7 +60,7 @@ export function encodeTools(options: {
 }
 
 /** `tool_choice`: a named tool is a function choice (https://platform.openai.com/docs/guides/function-calling#tool-choice). */
-export function encodeToolChoice(choice: ToolChoice): string | JsonObject {
+export function encodeToolChoice(choice: ToolChoice): ResponsesToolChoice {
   const type = choice.type;
   switch (type) {
     case 'auto':

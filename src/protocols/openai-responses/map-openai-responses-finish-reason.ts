@@ -3,18 +3,23 @@ import type { FinishReason } from '../../ir/reply.js';
 /**
  * Responses has no finish reason: the response `status` and `incomplete_details.reason` say why
  * it ended (https://platform.openai.com/docs/api-reference/responses/object#responses/object-status).
- * A completed response with function calls is a tool-call finish. `raw` is the status, or the
- * incomplete reason when there is one.
+ * A completed response with function calls is a tool-call finish; one whose message holds a
+ * `refusal` part (https://platform.openai.com/docs/guides/structured-outputs#refusals) is the
+ * model's refusal, a content-filter finish with raw `refusal`. Otherwise `raw` is the status, or
+ * the incomplete reason when there is one.
  */
 export function mapOpenAIResponsesFinishReason(options: {
   status: string | undefined;
   incompleteReason: string | undefined;
   hasFunctionCalls: boolean;
+  hasRefusal?: boolean;
 }): FinishReason {
   const { status, incompleteReason, hasFunctionCalls } = options;
   switch (status) {
     case 'completed':
-      return { unified: hasFunctionCalls ? 'tool-calls' : 'stop', raw: status };
+      if (hasFunctionCalls) return { unified: 'tool-calls', raw: status };
+      if (options.hasRefusal === true) return { unified: 'content-filter', raw: 'refusal' };
+      return { unified: 'stop', raw: status };
     case 'incomplete':
       if (incompleteReason === 'max_output_tokens') return { unified: 'length', raw: incompleteReason };
       if (incompleteReason === 'content_filter') return { unified: 'content-filter', raw: incompleteReason };

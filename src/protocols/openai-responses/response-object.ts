@@ -1,6 +1,15 @@
 import type { OpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import type { JsonObject } from '../wire-json.js';
 import type { OpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import type {
+  ResponsesFunctionCall,
+  ResponsesItemStatus,
+  ResponsesOutputContent,
+  ResponsesOutputItem,
+  ResponsesOutputMessage,
+  ResponsesOutputText,
+  ResponsesResponse,
+} from './wire-types.js';
 
 /**
  * The Responses response object (client-api 2.3; https://platform.openai.com/docs/api-reference/responses/object),
@@ -13,10 +22,10 @@ export function buildResponseObject(options: {
   model: string;
   created: number;
   ending: OpenAIResponsesEnding | { status: 'in_progress'; incomplete_details: null; error: null };
-  output: JsonObject[];
+  output: ResponsesOutputItem[];
   usage: OpenAIResponsesUsage | null;
   kept?: JsonObject;
-}): JsonObject {
+}): ResponsesResponse {
   const { ending } = options;
   return {
     id: options.id,
@@ -45,9 +54,11 @@ export function buildResponseObject(options: {
   };
 }
 
-export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
-
-export function messageItem(options: { id: string; status: ItemStatus; content: JsonObject[] }): JsonObject {
+export function messageItem(options: {
+  id: string;
+  status: ResponsesItemStatus;
+  content: (ResponsesOutputContent | JsonObject)[];
+}): ResponsesOutputMessage {
   return {
     id: options.id,
     type: 'message',
@@ -57,17 +68,17 @@ export function messageItem(options: { id: string; status: ItemStatus; content: 
   };
 }
 
-export function outputText(text: string): JsonObject {
+export function outputText(text: string): ResponsesOutputText {
   return { type: 'output_text', annotations: [], logprobs: [], text };
 }
 
 export function functionCallItem(options: {
   id: string;
-  status: ItemStatus;
+  status: ResponsesItemStatus;
   callId: string;
   name: string;
   arguments: string;
-}): JsonObject {
+}): ResponsesFunctionCall {
   return {
     id: options.id,
     type: 'function_call',

@@ -20,3 +20,12 @@ export function deriveItemId(options: {
 }): string {
   return `${options.prefix}${digest(`${options.responseId}:${options.outputIndex}`)}`;
 }
+
+/**
+ * The id of a reasoning item whose OpenAI `encrypted_content` reached the gateway through another
+ * protocol, which kept the token but not the item id: derived from the token, so the same history
+ * always gives the same id.
+ */
+export function derivedReasoningId(encryptedContent: string): string {
+  return `rs_${digest(encryptedContent)}`;
+}

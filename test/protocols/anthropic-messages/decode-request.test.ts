@@ -74,12 +74,15 @@ describe('decodeRequest: a Claude Code request', () => {
       {
         type: 'reasoning',
         text: 'I should search the repository.',
-        signature: 'EqQBCkYIBxgCKkBvb3RoZXJzaWduYXR1cmU=',
+        signature: { issuer: 'anthropic', value: 'EqQBCkYIBxgCKkBvb3RoZXJzaWduYXR1cmU=' },
       },
       {
         type: 'reasoning',
         text: '',
-        redactedData: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP',
+        redactedData: {
+          issuer: 'anthropic',
+          value: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP',
+        },
       },
       { type: 'text', text: "I'll look for it." },
       {

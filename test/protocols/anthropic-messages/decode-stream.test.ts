@@ -35,7 +35,11 @@ describe('createStreamDecoder', () => {
       { type: 'reasoning-delta', index: 0, text: 'Let me think about ' },
       { type: 'reasoning-delta', index: 0, text: 'the weather in Zürich — ' },
       { type: 'reasoning-delta', index: 0, text: 'call the tool.' },
-      { type: 'reasoning-end', index: 0, signature: 'EqQBCkYIBxgCKkBHNn3dsBtZ+7Yy7nGfRt3W' },
+      {
+        type: 'reasoning-end',
+        index: 0,
+        signature: { issuer: 'anthropic', value: 'EqQBCkYIBxgCKkBHNn3dsBtZ+7Yy7nGfRt3W' },
+      },
       { type: 'text-start', index: 1 },
       { type: 'text-delta', index: 1, text: 'Okay — ' },
       { type: 'text-delta', index: 1, text: 'checking 漢字 ' },
@@ -91,7 +95,7 @@ describe('createStreamDecoder', () => {
     expect(events.slice(1)).toEqual([
       { type: 'text-start', index: 0 },
       { type: 'text-delta', index: 0, text: 'Partial ans' },
-      { type: 'error', message: 'Overloaded', code: 'overloaded_error' },
+      { type: 'error', message: 'Overloaded', code: 'overloaded_error', status: 529 },
     ]);
     expectStreamGrammar(events);
   });

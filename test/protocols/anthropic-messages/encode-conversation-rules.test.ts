@@ -40,11 +40,120 @@ describe('encodeRequest: conversations Anthropic accepts', () => {
       temperature: 0.5,
     });
     // Otherwise: "a final `assistant` message must start with a thinking block".
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "max_tokens": 32000,
+        "messages": [
+          {
+            "content": "Weather in Paris?",
+            "role": "user",
+          },
+          {
+            "content": [
+              {
+                "id": "call_a",
+                "input": {
+                  "city": "Paris",
+                },
+                "name": "get_weather",
+                "type": "tool_use",
+              },
+            ],
+            "role": "assistant",
+          },
+          {
+            "content": [
+              {
+                "content": "18C",
+                "tool_use_id": "call_a",
+                "type": "tool_result",
+              },
+            ],
+            "role": "user",
+          },
+        ],
+        "model": "claude-test",
+        "temperature": 0.5,
+        "tools": [
+          {
+            "input_schema": {
+              "properties": {
+                "city": {
+                  "type": "string",
+                },
+              },
+              "type": "object",
+            },
+            "name": "get_weather",
+          },
+        ],
+      }
+    `);
+    expect(losses).toEqual([
+      'dropped reasoning: Anthropic thinks in a tool loop only when the calling turn comes back with its signed thinking block first, and this one has none: thinking off',
+    ]);
+  });
+
+  it('leaves thinking off when the calling turn’s thinking was signed by another vendor, and when results come with text', () => {
+    const geminiSigned: Message[] = [
+      toolLoop[0]!,
+      {
+        ...toolLoop[1]!,
+        parts: [
+          { type: 'reasoning', text: 'Look it up.', signature: { issuer: 'gemini', value: 'CiQ' } },
+          ...toolLoop[1]!.parts,
+        ],
+      },
+      toolLoop[2]!,
+      { role: 'user', parts: [{ type: 'text', text: 'Quick, please.' }] },
+    ];
+    const { body, losses } = encode({
+      messages: geminiSigned,
+      tools: [weather],
+      reasoning: { effort: 'low' },
+    });
     expect(body.thinking).toBeUndefined();
-    expect(body.temperature).toBe(0.5);
-    expect(losses).toContain(
-      'dropped reasoning: Anthropic thinks in a tool loop only when the calling turn comes back with its thinking block, and this one has none',
-    );
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "Weather in Paris?",
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "id": "call_a",
+              "input": {
+                "city": "Paris",
+              },
+              "name": "get_weather",
+              "type": "tool_use",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "content": "18C",
+              "tool_use_id": "call_a",
+              "type": "tool_result",
+            },
+            {
+              "text": "Quick, please.",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+    expect(losses).toMatchInlineSnapshot(`
+      [
+        "dropped messages[1].parts[0]: reasoning issued by gemini cannot be sent to Anthropic",
+        "dropped reasoning: Anthropic thinks in a tool loop only when the calling turn comes back with its signed thinking block first, and this one has none: thinking off",
+      ]
+    `);
   });
 
   it('keeps thinking when the calling turn starts with its signed thinking, or once the loop has ended', () => {
@@ -52,12 +161,16 @@ describe('encodeRequest: conversations Anthropic accepts', () => {
       toolLoop[0]!,
       {
         ...toolLoop[1]!,
-        parts: [{ type: 'reasoning', text: 'Look it up.', signature: 'sig_1' }, ...toolLoop[1]!.parts],
+        parts: [
+          { type: 'reasoning', text: 'Look it up.', signature: { issuer: 'anthropic', value: 'EqSig' } },
+          ...toolLoop[1]!.parts,
+        ],
       },
       toolLoop[2]!,
     ];
     const replayed = encode({ messages: signed, tools: [weather], reasoning: { effort: 'low' } });
     expect(replayed.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(replayed.losses).toEqual([]);
 
     const ended: Message[] = [
       ...toolLoop,
@@ -108,7 +221,74 @@ describe('encodeRequest: conversations Anthropic accepts', () => {
     ]);
     expect(losses).toEqual([
       'dropped messages[1].parts[0]: Anthropic rejects text blocks of whitespace only',
+      'dropped messages[1]: Anthropic refuses a message without content',
       'dropped messages[2].parts[0]: Anthropic rejects text blocks of whitespace only',
     ]);
+  });
+
+  it('drops messages left without content, and merges the turns around them', () => {
+    const { body, losses } = encode({
+      messages: [
+        { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+        { role: 'assistant', parts: [{ type: 'reasoning', text: 'unsigned thoughts' }] },
+        { role: 'user', parts: [] },
+        { role: 'user', parts: [{ type: 'text', text: '' }] },
+        { role: 'user', parts: [{ type: 'text', text: 'Still there?' }] },
+      ],
+    });
+    // Otherwise: "all messages must have non-empty content except for the optional final assistant message".
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": [
+            {
+              "text": "hi",
+              "type": "text",
+            },
+            {
+              "text": "Still there?",
+              "type": "text",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+    expect(losses).toMatchInlineSnapshot(`
+      [
+        "dropped messages[1].parts[0]: reasoning without a signature cannot be sent back to Anthropic",
+        "dropped messages[1]: Anthropic refuses a message without content",
+        "dropped messages[2]: Anthropic refuses a message without content",
+        "dropped messages[3].parts[0]: Anthropic rejects empty text blocks",
+        "dropped messages[3]: Anthropic refuses a message without content",
+      ]
+    `);
+  });
+
+  it('trims the trailing whitespace of a final assistant message (a prefill)', () => {
+    const { body, losses } = encode({
+      messages: [
+        { role: 'user', parts: [{ type: 'text', text: 'Write a haiku.' }] },
+        { role: 'assistant', parts: [{ type: 'text', text: 'Here it is:\n\n' }] },
+      ],
+    });
+    // Otherwise: "final assistant content cannot end with trailing whitespace".
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "Write a haiku.",
+          "role": "user",
+        },
+        {
+          "content": "Here it is:",
+          "role": "assistant",
+        },
+      ]
+    `);
+    expect(losses).toMatchInlineSnapshot(`
+      [
+        "coerced messages[1]: Anthropic refuses a final assistant message ending in whitespace: trailing whitespace trimmed",
+      ]
+    `);
   });
 });

@@ -141,10 +141,7 @@ describe('encodeRequest: a chat completions conversation for an Anthropic upstre
             "type": "text",
           },
         ],
-        "thinking": {
-          "budget_tokens": 8192,
-          "type": "enabled",
-        },
+        "temperature": 0.7,
         "tool_choice": {
           "disable_parallel_tool_use": false,
           "type": "auto",
@@ -180,7 +177,7 @@ describe('encodeRequest: a chat completions conversation for an Anthropic upstre
       [
         "dropped messages[1].parts[0]: Anthropic rejects empty text blocks",
         "dropped tools[1].search_context_size: no Anthropic web search setting",
-        "dropped temperature: Anthropic thinking requires the default temperature",
+        "dropped reasoning: Anthropic thinks in a tool loop only when the calling turn comes back with its signed thinking block first, and this one has none: thinking off",
         "dropped extensions.openai-chat.logprobs: no Anthropic form for this openai-chat field",
       ]
     `);
@@ -253,7 +250,7 @@ describe('encodeRequest: reasoning', () => {
     ]);
   });
 
-  it('drops temperature, top_k and a low top_p and frees the tool choice when thinking is on', () => {
+  it('drops temperature, top_k and a low top_p when thinking is on', () => {
     const { body, losses } = encode(
       canonicalRequest({
         maxOutputTokens: 4096,
@@ -262,7 +259,7 @@ describe('encodeRequest: reasoning', () => {
         topP: 0.5,
         topK: 5,
         tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }],
-        toolChoice: { type: 'tool', name: 'f' },
+        toolChoice: { type: 'auto' },
         parallelToolCalls: false,
       }),
     );
@@ -275,12 +272,63 @@ describe('encodeRequest: reasoning', () => {
     expect(body).not.toHaveProperty('top_k');
     expect(losses).toMatchInlineSnapshot(`
       [
-        "coerced toolChoice: Anthropic thinking allows only tool_choice auto or none: auto",
         "dropped temperature: Anthropic thinking requires the default temperature",
         "dropped topP: Anthropic thinking accepts top_p from 0.95 only",
         "dropped topK: Anthropic thinking accepts no top_k",
       ]
     `);
+  });
+
+  it('turns thinking off for a forced tool choice, which the client asked for explicitly', () => {
+    const { body, losses } = encode(
+      canonicalRequest({
+        maxOutputTokens: 4096,
+        reasoning: { enabled: true, budgetTokens: 2048 },
+        temperature: 0.3,
+        tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }],
+        toolChoice: { type: 'tool', name: 'f' },
+        parallelToolCalls: false,
+      }),
+    );
+    // Otherwise: "Thinking may not be enabled when tool_choice forces tool use."
+    expect(body).toMatchInlineSnapshot(`
+      {
+        "max_tokens": 4096,
+        "messages": [
+          {
+            "content": "Hello",
+            "role": "user",
+          },
+        ],
+        "model": "claude-test",
+        "temperature": 0.3,
+        "tool_choice": {
+          "disable_parallel_tool_use": true,
+          "name": "f",
+          "type": "tool",
+        },
+        "tools": [
+          {
+            "input_schema": {
+              "type": "object",
+            },
+            "name": "f",
+          },
+        ],
+      }
+    `);
+    expect(losses).toEqual([
+      'dropped reasoning: Anthropic does not think when tool_choice forces tool use: thinking off, the forced tool choice kept',
+    ]);
+    const required = encode(
+      canonicalRequest({
+        reasoning: { effort: 'high' },
+        tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }],
+        toolChoice: { type: 'required' },
+      }),
+    );
+    expect(required.body).not.toHaveProperty('thinking');
+    expect(required.body.tool_choice).toEqual({ type: 'any' });
   });
 
   it('sends the model modifier as the effort setting to a client that uses adaptive thinking', () => {
@@ -298,7 +346,7 @@ describe('encodeRequest: reasoning', () => {
     expect(minimal.losses).toEqual(['coerced reasoning.effort: Anthropic has no minimal effort: low']);
   });
 
-  it('drops reasoning without a signature, which Anthropic refuses', () => {
+  it('sends only Anthropic-issued thinking: unsigned reasoning and other vendors’ tokens are dropped', () => {
     const { body, losses } = encode(
       canonicalRequest({
         messages: [
@@ -307,26 +355,77 @@ describe('encodeRequest: reasoning', () => {
             role: 'assistant',
             parts: [
               { type: 'reasoning', text: 'from another vendor' },
-              { type: 'reasoning', text: 'signed', signature: 'sig' },
+              { type: 'reasoning', text: 'signed', signature: { issuer: 'anthropic', value: 'EqSig' } },
+              { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmRedacted' } },
+              { type: 'reasoning', text: 'Gemini thought', signature: { issuer: 'gemini', value: 'CiQ' } },
+              { type: 'reasoning', text: '', redactedData: { issuer: 'openai', value: 'gAAAA' } },
               { type: 'text', text: 'Hello' },
+              {
+                type: 'tool-call',
+                id: 'fc_1',
+                name: 'f',
+                arguments: '{}',
+                signature: { issuer: 'gemini', value: 'CiQcall' },
+              },
             ],
+          },
+          {
+            role: 'tool',
+            parts: [{ type: 'tool-result', toolCallId: 'fc_1', content: [{ type: 'text', text: 'ok' }] }],
           },
         ],
       }),
     );
-    expect(body.messages).toEqual([
-      { role: 'user', content: 'Hi' },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'thinking', thinking: 'signed', signature: 'sig' },
-          { type: 'text', text: 'Hello' },
-        ],
-      },
-    ]);
-    expect(losses).toEqual([
-      'dropped messages[1].parts[0]: reasoning without a signature cannot be sent back to Anthropic',
-    ]);
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "Hi",
+          "role": "user",
+        },
+        {
+          "content": [
+            {
+              "signature": "EqSig",
+              "thinking": "signed",
+              "type": "thinking",
+            },
+            {
+              "data": "EmRedacted",
+              "type": "redacted_thinking",
+            },
+            {
+              "text": "Hello",
+              "type": "text",
+            },
+            {
+              "id": "fc_1",
+              "input": {},
+              "name": "f",
+              "type": "tool_use",
+            },
+          ],
+          "role": "assistant",
+        },
+        {
+          "content": [
+            {
+              "content": "ok",
+              "tool_use_id": "fc_1",
+              "type": "tool_result",
+            },
+          ],
+          "role": "user",
+        },
+      ]
+    `);
+    expect(losses).toMatchInlineSnapshot(`
+      [
+        "dropped messages[1].parts[0]: reasoning without a signature cannot be sent back to Anthropic",
+        "dropped messages[1].parts[3]: reasoning issued by gemini cannot be sent to Anthropic",
+        "dropped messages[1].parts[4]: reasoning issued by openai cannot be sent to Anthropic",
+        "dropped messages[1].parts[6].signature: a tool call signature of gemini cannot be sent to Anthropic",
+      ]
+    `);
   });
 });
 
@@ -462,7 +561,13 @@ describe('encodeRequest: content and settings Anthropic says differently', () =>
             role: 'assistant',
             parts: [
               { type: 'tool-call', id: 'call:1/x', name: 'f', arguments: '{not json' },
-              { type: 'tool-call', id: 'fc_1', name: 'g', arguments: '{}', signature: 'gemini-sig' },
+              {
+                type: 'tool-call',
+                id: 'fc_1',
+                name: 'g',
+                arguments: '{}',
+                signature: { issuer: 'gemini', value: 'gemini-sig' },
+              },
               { type: 'raw', protocol: 'openai-responses', value: { type: 'web_search_call' } },
             ],
           },
@@ -508,7 +613,7 @@ describe('encodeRequest: content and settings Anthropic says differently', () =>
         "dropped messages[0].parts[1]: no Anthropic block for reasoning in a user turn",
         "coerced messages[1].parts[0].id: tool call id call:1/x sent as call_1_x",
         "coerced messages[1].parts[0].arguments: tool arguments are not a JSON object: sent as {}",
-        "dropped messages[1].parts[1].signature: Anthropic tool calls carry no signature",
+        "dropped messages[1].parts[1].signature: a tool call signature of gemini cannot be sent to Anthropic",
         "dropped messages[1].parts[2]: no Anthropic form for a raw openai-responses block",
         "dropped tools[0]: no Anthropic form for this openai-responses provider tool",
         "dropped toolChoice: Anthropic accepts tool_choice only with tools",

@@ -307,11 +307,11 @@ describe('createStreamEncoder', () => {
   it('keeps signatures and redacted thinking of an Anthropic upstream', () => {
     const events: StreamEvent[] = [
       { type: 'response-start', id: 'msg_1', model: 'claude', created: 1 },
-      { type: 'reasoning-start', index: 0, redactedData: 'opaque' },
+      { type: 'reasoning-start', index: 0, redactedData: { issuer: 'anthropic', value: 'opaque' } },
       { type: 'reasoning-end', index: 0 },
       { type: 'reasoning-start', index: 1 },
       { type: 'reasoning-delta', index: 1, text: 'hm' },
-      { type: 'reasoning-end', index: 1, signature: 'sig-1' },
+      { type: 'reasoning-end', index: 1, signature: { issuer: 'anthropic', value: 'sig-1' } },
       { type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage },
     ];
     const { text, losses } = encodeAll(events);
@@ -331,6 +331,193 @@ describe('createStreamEncoder', () => {
     });
     expect(wire[0]?.data).toMatchObject({ message: { id: 'msg_1' } });
     expect(losses).toEqual([]);
+  });
+
+  it('writes a Gemini upstream’s signatures behind their marker, a call’s as a thinking block after the call', async () => {
+    const events: StreamEvent[] = [
+      { type: 'response-start', id: 'gem-1', model: 'gemini', created: 1 },
+      { type: 'reasoning-start', index: 0 },
+      { type: 'reasoning-delta', index: 0, text: 'Thinking.' },
+      { type: 'reasoning-end', index: 0, signature: { issuer: 'gemini', value: 'CiQthought' } },
+      { type: 'tool-call-start', index: 1, id: 'fc_1', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"city":"Paris"}' },
+      { type: 'tool-call-end', index: 1, signature: { issuer: 'gemini', value: 'CiQcall' } },
+      { type: 'tool-call-start', index: 2, id: 'fc_2', name: 'get_weather' },
+      { type: 'tool-call-delta', index: 2, argumentsDelta: '{"city":"Rome"}' },
+      { type: 'tool-call-end', index: 2 },
+      { type: 'reasoning-start', index: 3, redactedData: { issuer: 'openai', value: 'gAAAAenc' } },
+      { type: 'reasoning-end', index: 3 },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'STOP' }, usage },
+    ];
+    const { text, losses } = encodeAll(events);
+    expect(losses).toEqual([]);
+    expect(
+      parseSseJson(text)
+        .filter(({ event }) => event?.startsWith('content_block'))
+        .map(({ data }) => data),
+    ).toMatchInlineSnapshot(`
+      [
+        {
+          "content_block": {
+            "signature": "",
+            "thinking": "",
+            "type": "thinking",
+          },
+          "index": 0,
+          "type": "content_block_start",
+        },
+        {
+          "delta": {
+            "thinking": "Thinking.",
+            "type": "thinking_delta",
+          },
+          "index": 0,
+          "type": "content_block_delta",
+        },
+        {
+          "delta": {
+            "signature": "gemini:CiQthought",
+            "type": "signature_delta",
+          },
+          "index": 0,
+          "type": "content_block_delta",
+        },
+        {
+          "index": 0,
+          "type": "content_block_stop",
+        },
+        {
+          "content_block": {
+            "caller": {
+              "type": "direct",
+            },
+            "id": "fc_1",
+            "input": {},
+            "name": "get_weather",
+            "type": "tool_use",
+          },
+          "index": 1,
+          "type": "content_block_start",
+        },
+        {
+          "delta": {
+            "partial_json": "{"city":"Paris"}",
+            "type": "input_json_delta",
+          },
+          "index": 1,
+          "type": "content_block_delta",
+        },
+        {
+          "index": 1,
+          "type": "content_block_stop",
+        },
+        {
+          "content_block": {
+            "signature": "",
+            "thinking": "",
+            "type": "thinking",
+          },
+          "index": 2,
+          "type": "content_block_start",
+        },
+        {
+          "delta": {
+            "signature": "gemini:CiQcall",
+            "type": "signature_delta",
+          },
+          "index": 2,
+          "type": "content_block_delta",
+        },
+        {
+          "index": 2,
+          "type": "content_block_stop",
+        },
+        {
+          "content_block": {
+            "caller": {
+              "type": "direct",
+            },
+            "id": "fc_2",
+            "input": {},
+            "name": "get_weather",
+            "type": "tool_use",
+          },
+          "index": 3,
+          "type": "content_block_start",
+        },
+        {
+          "delta": {
+            "partial_json": "{"city":"Rome"}",
+            "type": "input_json_delta",
+          },
+          "index": 3,
+          "type": "content_block_delta",
+        },
+        {
+          "index": 3,
+          "type": "content_block_stop",
+        },
+        {
+          "content_block": {
+            "data": "openai-redacted:gAAAAenc",
+            "type": "redacted_thinking",
+          },
+          "index": 4,
+          "type": "content_block_start",
+        },
+        {
+          "index": 4,
+          "type": "content_block_stop",
+        },
+      ]
+    `);
+
+    // What the SDK assembles, echoed back as the next request's assistant turn, decodes to the same tokens.
+    body = text;
+    const message = await client.messages.stream(params).finalMessage();
+    const echoed = codec.decodeRequest(
+      {
+        model: 'm',
+        max_tokens: 10,
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: message.content },
+        ],
+      },
+      { losses: new LossLog() },
+    );
+    expect(echoed.messages[1]?.parts).toEqual([
+      { type: 'reasoning', text: 'Thinking.', signature: { issuer: 'gemini', value: 'CiQthought' } },
+      {
+        type: 'tool-call',
+        id: 'fc_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        signature: { issuer: 'gemini', value: 'CiQcall' },
+      },
+      { type: 'tool-call', id: 'fc_2', name: 'get_weather', arguments: '{"city":"Rome"}' },
+      { type: 'reasoning', text: '', redactedData: { issuer: 'openai', value: 'gAAAAenc' } },
+    ]);
+  });
+
+  it.each([
+    [529, undefined, 'overloaded_error'],
+    [503, 'UNAVAILABLE', 'overloaded_error'],
+    [429, 'RESOURCE_EXHAUSTED', 'rate_limit_error'],
+    [500, 'server_error', 'api_error'],
+    [400, undefined, 'invalid_request_error'],
+    [504, undefined, 'timeout_error'],
+    [undefined, 'rate_limit_error', 'rate_limit_error'],
+    [undefined, 'upstream_timeout', 'api_error'],
+  ] as const)('ends the stream with an error of status %s (code %s) as %s', (status, code, type) => {
+    const { text } = encodeAll([
+      { type: 'response-start', id: 'x', model: 'gpt', created: 1 },
+      { type: 'error', message: 'Upstream failed', ...(code ? { code } : {}), ...(status ? { status } : {}) },
+    ]);
+    expect(parseSseJson(text).at(-1)).toEqual({
+      event: 'error',
+      data: { type: 'error', error: { type, message: 'Upstream failed' } },
+    });
   });
 
   it('decodes back to the same canonical events (ids in Anthropic form)', () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../../src/ir/content.js';
 import { LossLog } from '../../../src/ir/loss.js';
+import type { CanonicalRequest } from '../../../src/ir/request.js';
 import { anthropicMessagesCodec as codec } from '../../../src/protocols/anthropic-messages/codec.js';
 import { anthropicMessagesPassthrough as passthrough } from '../../../src/protocols/anthropic-messages/passthrough.js';
 import { startFakeAnthropic } from '../../fakes/fake-anthropic.js';
@@ -24,8 +26,8 @@ const request = canonicalRequest({
   reasoning: { effort: 'low' },
 });
 
-async function send(stream: boolean): Promise<Response> {
-  const body = codec.encodeRequest({ ...request, stream }, { losses: new LossLog(), defaultMaxTokens: 8192 });
+async function send(stream: boolean, sent: CanonicalRequest = request): Promise<Response> {
+  const body = codec.encodeRequest({ ...sent, stream }, { losses: new LossLog(), defaultMaxTokens: 8192 });
   return fetch(`${fake.origin}/v1/messages`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
@@ -39,7 +41,7 @@ describe('against the fake Anthropic upstream', () => {
     expect(response.status).toBe(200);
     const reply = codec.decodeReply(await response.json(), new LossLog());
     expect(reply.parts.map((part) => part.type)).toEqual(['reasoning', 'text', 'tool-call']);
-    expect(reply.parts[0]).toMatchObject({ signature: expect.stringMatching(/^sig_/) });
+    expect(reply.parts[0]).toMatchObject({ signature: { issuer: 'anthropic', value: expect.any(String) } });
     expect(reply.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_use' });
     expect(reply.usage).toMatchObject({
       inputTokens: 300,
@@ -72,5 +74,49 @@ describe('against the fake Anthropic upstream', () => {
     const tap = passthrough.createStreamTap({ hideUsageEvents: false });
     for (const event of parseSse(text)) tap.onEvent(event);
     expect(tap.usage()).toEqual(finish?.type === 'finish' ? finish.usage : undefined);
+  });
+
+  it('takes its own thinking back in the next turn of the tool loop, with thinking still on', async () => {
+    const reply = codec.decodeReply(await (await send(false)).json(), new LossLog());
+    const call = reply.parts.find((part) => part.type === 'tool-call');
+    const messages: Message[] = [
+      ...request.messages,
+      { role: 'assistant', parts: reply.parts },
+      {
+        role: 'tool',
+        parts: [
+          { type: 'tool-result', toolCallId: call?.id ?? '', content: [{ type: 'text', text: '18C' }] },
+        ],
+      },
+    ];
+    const response = await send(false, { ...request, messages });
+    expect(response.status).toBe(200);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ thinking: { type: 'enabled' } });
+  });
+
+  it('is sent another vendor’s tool loop with thinking off instead of being refused', async () => {
+    const messages: Message[] = [
+      ...request.messages,
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'reasoning', text: 'Gemini thinks.', signature: { issuer: 'gemini', value: 'CiQthought' } },
+          {
+            type: 'tool-call',
+            id: 'fc_1',
+            name: 'get_weather',
+            arguments: '{}',
+            signature: { issuer: 'gemini', value: 'CiQcall' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        parts: [{ type: 'tool-result', toolCallId: 'fc_1', content: [{ type: 'text', text: '18C' }] }],
+      },
+    ];
+    const response = await send(true, { ...request, messages });
+    expect(response.status).toBe(200);
+    expect(fake.requests.at(-1)?.body).not.toHaveProperty('thinking');
   });
 });

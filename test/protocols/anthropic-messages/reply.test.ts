@@ -17,7 +17,7 @@ describe('decodeReply', () => {
       {
         type: 'reasoning',
         text: 'The user wants the weather in two cities; call the tool twice.',
-        signature: 'EqQBCkYIBxgCKkDFGVF3mK8oZ9n0A3ZdXnC1',
+        signature: { issuer: 'anthropic', value: 'EqQBCkYIBxgCKkDFGVF3mK8oZ9n0A3ZdXnC1' },
       },
       { type: 'text', text: 'Let me check both cities.' },
       {
@@ -192,11 +192,160 @@ describe('encodeReply', () => {
     expect(stopReason({ unified: 'other', raw: 'function_call' })).toEqual(['end_turn', 1]);
   });
 
-  it('returns reasoning with only encrypted data as redacted thinking', () => {
+  it('writes every vendor token where the client echoes it: own unmarked, others behind their issuer', () => {
+    const losses = new LossLog();
     const message = codec.encodeReply(
-      { ...reply, parts: [{ type: 'reasoning', text: '', redactedData: 'enc_123' }] },
-      new LossLog(),
+      {
+        ...reply,
+        parts: [
+          { type: 'reasoning', text: 'Mine.', signature: { issuer: 'anthropic', value: 'EqAnthropic' } },
+          { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmRedacted' } },
+          { type: 'reasoning', text: '', redactedData: { issuer: 'openai', value: 'gAAAAenc' } },
+          { type: 'reasoning', text: 'Summary.', redactedData: { issuer: 'openai', value: 'gAAAAsum' } },
+          {
+            type: 'reasoning',
+            text: 'Gemini thought.',
+            signature: { issuer: 'gemini', value: 'CiQthought' },
+          },
+          {
+            type: 'tool-call',
+            id: 'fc_1',
+            name: 'lookup',
+            arguments: '{}',
+            signature: { issuer: 'gemini', value: 'CiQcall' },
+          },
+          { type: 'tool-call', id: 'fc_2', name: 'lookup', arguments: '{}' },
+        ],
+      },
+      losses,
     ) as { content: unknown[] };
-    expect(message.content).toEqual([{ type: 'redacted_thinking', data: 'enc_123' }]);
+    expect(message.content).toMatchInlineSnapshot(`
+      [
+        {
+          "signature": "EqAnthropic",
+          "thinking": "Mine.",
+          "type": "thinking",
+        },
+        {
+          "data": "EmRedacted",
+          "type": "redacted_thinking",
+        },
+        {
+          "data": "openai-redacted:gAAAAenc",
+          "type": "redacted_thinking",
+        },
+        {
+          "signature": "openai-redacted:gAAAAsum",
+          "thinking": "Summary.",
+          "type": "thinking",
+        },
+        {
+          "signature": "gemini:CiQthought",
+          "thinking": "Gemini thought.",
+          "type": "thinking",
+        },
+        {
+          "caller": {
+            "type": "direct",
+          },
+          "id": "fc_1",
+          "input": {},
+          "name": "lookup",
+          "type": "tool_use",
+        },
+        {
+          "signature": "gemini:CiQcall",
+          "thinking": "",
+          "type": "thinking",
+        },
+        {
+          "caller": {
+            "type": "direct",
+          },
+          "id": "fc_2",
+          "input": {},
+          "name": "lookup",
+          "type": "tool_use",
+        },
+      ]
+    `);
+    expect(losses.losses).toEqual([]);
+
+    // The client echoes the message back: each token returns with its issuer, the call's to the call.
+    const echoed = codec.decodeRequest(
+      {
+        model: 'm',
+        max_tokens: 10,
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: message.content },
+        ],
+      },
+      { losses: new LossLog() },
+    );
+    expect(echoed.messages[1]?.parts).toEqual([
+      { type: 'reasoning', text: 'Mine.', signature: { issuer: 'anthropic', value: 'EqAnthropic' } },
+      { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmRedacted' } },
+      { type: 'reasoning', text: '', redactedData: { issuer: 'openai', value: 'gAAAAenc' } },
+      { type: 'reasoning', text: 'Summary.', redactedData: { issuer: 'openai', value: 'gAAAAsum' } },
+      { type: 'reasoning', text: 'Gemini thought.', signature: { issuer: 'gemini', value: 'CiQthought' } },
+      {
+        type: 'tool-call',
+        id: 'fc_1',
+        name: 'lookup',
+        arguments: '{}',
+        signature: { issuer: 'gemini', value: 'CiQcall' },
+      },
+      { type: 'tool-call', id: 'fc_2', name: 'lookup', arguments: '{}' },
+    ]);
+  });
+
+  it('keeps an empty Gemini-signed thinking block as reasoning when no tool call comes before it', () => {
+    const decoded = codec.decodeRequest(
+      {
+        model: 'm',
+        max_tokens: 10,
+        messages: [
+          { role: 'user', content: 'Hi' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: '', signature: 'gemini:CiQalone' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
+        ],
+      },
+      { losses: new LossLog() },
+    );
+    expect(decoded.messages[1]?.parts[0]).toEqual({
+      type: 'reasoning',
+      text: '',
+      signature: { issuer: 'gemini', value: 'CiQalone' },
+    });
+  });
+
+  it('maps a refusal to content-filter and back', () => {
+    const decoded = codec.decodeReply(
+      {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude',
+        content: [],
+        stop_reason: 'refusal',
+        stop_sequence: null,
+        usage: { input_tokens: 5, output_tokens: 0 },
+      },
+      new LossLog(),
+    );
+    expect(decoded.finishReason).toEqual({ unified: 'content-filter', raw: 'refusal' });
+    const losses = new LossLog();
+    const encoded = codec.encodeReply(
+      { ...reply, parts: [], finishReason: { unified: 'content-filter', raw: 'content_filter' } },
+      losses,
+    ) as { stop_reason: string };
+    expect(encoded.stop_reason).toBe('refusal');
+    expect(losses.losses).toEqual([]);
   });
 });

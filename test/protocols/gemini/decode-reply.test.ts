@@ -18,7 +18,7 @@ describe('gemini decodeReply', () => {
       {
         type: 'reasoning',
         text: '',
-        signature: 'CqUBAVKhc7k0dGhvdWdodC1zaWduYXR1cmU=',
+        signature: { issuer: 'gemini', value: 'CqUBAVKhc7k0dGhvdWdodC1zaWduYXR1cmU=' },
         extensions: { gemini: { thought: false } },
       },
       { type: 'text', text: 'Kyoto in autumn is best for maple leaves — 紅葉.' },
@@ -49,7 +49,7 @@ describe('gemini decodeReply', () => {
         id: 'call_Z2VtaW5pLXRvb2xz_0',
         name: 'get_weather',
         arguments: '{"city":"Paris"}',
-        signature: 'CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==',
+        signature: { issuer: 'gemini', value: 'CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==' },
       },
       {
         type: 'tool-call',

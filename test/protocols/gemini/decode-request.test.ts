@@ -171,7 +171,7 @@ describe('gemini decodeRequest: request-tool-history.json', () => {
         id: 'call_0',
         name: 'get_weather',
         arguments: '{"city":"Paris"}',
-        signature: 'CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==',
+        signature: { issuer: 'gemini', value: 'CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==' },
       },
       { type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Tokyo"}' },
     ]);
@@ -202,7 +202,7 @@ describe('gemini decodeRequest: request-tool-history.json', () => {
       {
         type: 'reasoning',
         text: '',
-        signature: 'Ei8KLQFSoXO5Y2lnbmF0dXJlLW9uLXRleHQ=',
+        signature: { issuer: 'gemini', value: 'Ei8KLQFSoXO5Y2lnbmF0dXJlLW9uLXRleHQ=' },
         extensions: { gemini: { thought: false } },
       },
       { type: 'text', text: 'Tokyo is warmer. ' },
@@ -212,7 +212,7 @@ describe('gemini decodeRequest: request-tool-history.json', () => {
         id: 'call_2',
         name: 'book_trip',
         arguments: '{"city":"Tokyo"}',
-        signature: 'EjQKMgFSoXO5Ym9vaw==',
+        signature: { issuer: 'gemini', value: 'EjQKMgFSoXO5Ym9vaw==' },
       },
     ]);
   });

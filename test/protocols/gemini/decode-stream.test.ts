@@ -52,7 +52,10 @@ describe('gemini stream decoder', () => {
         },
         {
           "index": 1,
-          "signature": "CqUBAVKhc7k0dGhvdWdodC1zaWduYXR1cmU=",
+          "signature": {
+            "issuer": "gemini",
+            "value": "CqUBAVKhc7k0dGhvdWdodC1zaWduYXR1cmU=",
+          },
           "type": "reasoning-end",
         },
         {
@@ -149,7 +152,10 @@ describe('gemini stream decoder', () => {
         },
         {
           "index": 1,
-          "signature": "CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==",
+          "signature": {
+            "issuer": "gemini",
+            "value": "CpwBAVKhc7lMhz4uF0C2bBSaJ3qGh8sK1bWnqg==",
+          },
           "type": "tool-call-end",
         },
         {
@@ -199,6 +205,7 @@ describe('gemini stream decoder', () => {
       type: 'error',
       message: 'The model is overloaded. Please try again later.',
       code: 'UNAVAILABLE',
+      status: 503,
     });
   });
 

@@ -40,7 +40,15 @@ describe('gemini encodeRequest: empty text', () => {
     });
     expect(body.contents).toEqual([
       { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
-      { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+      {
+        role: 'model',
+        parts: [
+          {
+            functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+            thoughtSignature: 'skip_thought_signature_validator',
+          },
+        ],
+      },
       { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '' } } }] },
     ]);
     expect(losses).toContain('dropped messages[1].parts[0]: Gemini refuses empty text parts');
@@ -66,6 +74,7 @@ describe('gemini encodeRequest: empty text', () => {
     expect(losses).toEqual([
       'dropped system[0]: Gemini refuses empty text parts',
       'dropped messages[1].parts[0]: Gemini refuses empty text parts',
+      'dropped messages[1]: nothing Gemini takes is left in this message',
     ]);
   });
 
@@ -77,7 +86,12 @@ describe('gemini encodeRequest: empty text', () => {
           role: 'assistant',
           parts: [
             { type: 'text', text: 'Hello.' },
-            { type: 'reasoning', text: '', signature: 'c2ln', extensions: { gemini: { thought: false } } },
+            {
+              type: 'reasoning',
+              text: '',
+              signature: { issuer: 'gemini', value: 'c2ln' },
+              extensions: { gemini: { thought: false } },
+            },
             { type: 'text', text: '' },
           ],
         },
@@ -116,7 +130,10 @@ describe('gemini encodeRequest: function call turns', () => {
         role: 'model',
         parts: [
           { text: 'Let me check.' },
-          { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
+          {
+            functionCall: { name: 'get_weather', args: { city: 'Paris' } },
+            thoughtSignature: 'skip_thought_signature_validator',
+          },
         ],
       },
       { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: '18C' } } }] },

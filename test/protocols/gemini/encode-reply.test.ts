@@ -11,8 +11,12 @@ const claudeReply: CanonicalReply = {
   model: 'claude-sonnet-4-5',
   created: 1735787045,
   parts: [
-    { type: 'reasoning', text: 'Two lookups are needed.', signature: 'EqQBCkYIBhgCIkB' },
-    { type: 'reasoning', text: '', redactedData: 'EmwKAhgBEgy3va3pzix' },
+    {
+      type: 'reasoning',
+      text: 'Two lookups are needed.',
+      signature: { issuer: 'anthropic', value: 'EqQBCkYIBhgCIkB' },
+    },
+    { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmwKAhgBEgy3va3pzix' } },
     { type: 'text', text: 'Let me check both.' },
     { type: 'tool-call', id: 'toolu_01A', name: 'get_weather', arguments: '{"city":"Paris"}' },
     { type: 'tool-call', id: 'toolu_01B', name: 'get_weather', arguments: '{"city":"Tokyo"}' },
@@ -54,7 +58,12 @@ describe('gemini encodeReply', () => {
                 {
                   "text": "Two lookups are needed.",
                   "thought": true,
-                  "thoughtSignature": "EqQBCkYIBhgCIkB",
+                  "thoughtSignature": "anthropic:EqQBCkYIBhgCIkB",
+                },
+                {
+                  "text": "",
+                  "thought": true,
+                  "thoughtSignature": "anthropic-redacted:EmwKAhgBEgy3va3pzix",
                 },
                 {
                   "text": "Let me check both.",
@@ -94,9 +103,8 @@ describe('gemini encodeReply', () => {
         },
       }
     `);
-    expect(losses.losses).toEqual([
-      { path: 'reply.parts[1].redactedData', kind: 'dropped', reason: 'Gemini has no redacted reasoning' },
-    ]);
+    // Redacted reasoning reaches the Gemini client as a marked thought signature: nothing is lost.
+    expect(losses.losses).toEqual([]);
   });
 
   it('gives a Gemini reply back as Gemini wrote it, extra candidate and response fields included', () => {
@@ -128,7 +136,7 @@ describe('gemini encodeReply', () => {
     expect(response.candidates?.[0]?.content?.parts?.[0]).toEqual({
       text: 'Two lookups are needed.',
       thought: true,
-      thoughtSignature: 'EqQBCkYIBhgCIkB',
+      thoughtSignature: 'anthropic:EqQBCkYIBhgCIkB',
     });
     expect(response.usageMetadata).toMatchObject({
       promptTokenCount: 2100,

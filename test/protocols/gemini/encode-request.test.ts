@@ -362,6 +362,7 @@ describe('gemini encodeRequest', () => {
                 "id": "fc-add-1",
                 "name": "calc",
               },
+              "thoughtSignature": "skip_thought_signature_validator",
             },
             {
               "functionCall": {
@@ -430,9 +431,13 @@ describe('gemini encodeRequest', () => {
           {
             role: 'assistant',
             parts: [
-              { type: 'reasoning', text: 'Signed thinking.', signature: 'sig-anthropic' },
+              {
+                type: 'reasoning',
+                text: 'Signed thinking.',
+                signature: { issuer: 'anthropic', value: 'sig-anthropic' },
+              },
               { type: 'reasoning', text: 'Unsigned thinking.' },
-              { type: 'reasoning', text: '', redactedData: 'opaque' },
+              { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'opaque' } },
               { type: 'text', text: 'Checking.' },
               { type: 'tool-call', id: 'call_abc', name: 'get_weather', arguments: '{"city":"Oslo"}' },
               { type: 'tool-call', id: 'call_def', name: 'get_time', arguments: '{"tz": Oslo' },
@@ -521,11 +526,6 @@ describe('gemini encodeRequest', () => {
           },
           {
             "parts": [
-              {
-                "text": "Signed thinking.",
-                "thought": true,
-                "thoughtSignature": "sig-anthropic",
-              },
               {
                 "text": "Checking.",
               },
@@ -670,13 +670,23 @@ describe('gemini encodeRequest', () => {
         },
         {
           "kind": "dropped",
+          "path": "messages[2].parts[0].signature",
+          "reason": "issued by anthropic; Gemini cannot verify it",
+        },
+        {
+          "kind": "dropped",
+          "path": "messages[2].parts[0]",
+          "reason": "reasoning without a signature cannot go back to Gemini",
+        },
+        {
+          "kind": "dropped",
           "path": "messages[2].parts[1]",
           "reason": "reasoning without a signature cannot go back to Gemini",
         },
         {
           "kind": "dropped",
           "path": "messages[2].parts[2].redactedData",
-          "reason": "Gemini has no redacted reasoning",
+          "reason": "issued by anthropic; Gemini cannot verify it",
         },
         {
           "kind": "coerced",
@@ -734,7 +744,7 @@ describe('gemini encodeRequest', () => {
           {
             role: 'assistant',
             parts: [
-              { type: 'reasoning', text: '', signature: 'sig-for-call' },
+              { type: 'reasoning', text: '', signature: { issuer: 'gemini', value: 'sig-for-call' } },
               { type: 'tool-call', id: 'x', name: 'f', arguments: '{}' },
             ],
           },

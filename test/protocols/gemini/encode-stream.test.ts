@@ -26,7 +26,7 @@ const claudeEvents: StreamEvent[] = [
   { type: 'reasoning-start', index: 0 },
   { type: 'reasoning-delta', index: 0, text: 'Both cities, ' },
   { type: 'reasoning-delta', index: 0, text: 'in parallel.' },
-  { type: 'reasoning-end', index: 0, signature: 'EqQBCkYIBhgCIkB' },
+  { type: 'reasoning-end', index: 0, signature: { issuer: 'anthropic', value: 'EqQBCkYIBhgCIkB' } },
   { type: 'text-start', index: 1 },
   { type: 'text-delta', index: 1, text: 'Checking ' },
   { type: 'text-delta', index: 1, text: 'the weather — ☀️.' },
@@ -111,7 +111,7 @@ describe('gemini stream encoder', () => {
                   {
                     "text": "",
                     "thought": true,
-                    "thoughtSignature": "EqQBCkYIBhgCIkB",
+                    "thoughtSignature": "anthropic:EqQBCkYIBhgCIkB",
                   },
                 ],
                 "role": "model",
@@ -313,13 +313,13 @@ describe('gemini stream encoder', () => {
     const chunks = encode(
       [
         { type: 'response-start', id: 'r1', model: 'm', created: 0 },
-        { type: 'reasoning-start', index: 0, redactedData: 'opaque' },
-        { type: 'reasoning-end', index: 0, signature: 'sig-a' },
+        { type: 'reasoning-start', index: 0 },
+        { type: 'reasoning-end', index: 0, signature: { issuer: 'gemini', value: 'sig-a' } },
         { type: 'tool-call-start', index: 1, id: 'c1', name: 'f' },
         { type: 'tool-call-delta', index: 1, argumentsDelta: 'not json' },
         { type: 'tool-call-end', index: 1 },
         { type: 'reasoning-start', index: 2 },
-        { type: 'reasoning-end', index: 2, signature: 'sig-b' },
+        { type: 'reasoning-end', index: 2, signature: { issuer: 'gemini', value: 'sig-b' } },
         { type: 'finish', finishReason: { unified: 'other', raw: undefined } },
         { type: 'usage', usage },
       ],
@@ -363,7 +363,6 @@ describe('gemini stream encoder', () => {
       },
     ]);
     expect(losses.losses).toEqual([
-      { path: 'reasoning[0].redactedData', kind: 'dropped', reason: 'Gemini has no redacted reasoning' },
       {
         path: 'toolCalls[1].arguments',
         kind: 'coerced',

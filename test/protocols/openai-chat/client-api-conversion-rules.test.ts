@@ -37,7 +37,7 @@ describe('client-api 4.7 conversion rules', () => {
     model: 'claude-sonnet-4',
     created: 1,
     parts: [
-      { type: 'reasoning', text: 'Hmm.', signature: 'sig-1' },
+      { type: 'reasoning', text: 'Hmm.', signature: { issuer: 'anthropic', value: 'sig-1' } },
       { type: 'text', text: 'Yes.' },
     ],
     finishReason: { unified: 'stop', raw: 'end_turn' },
@@ -45,20 +45,19 @@ describe('client-api 4.7 conversion rules', () => {
     extensions: {},
   };
 
-  test('rule 3: thinking comes back in reasoning_content and the lost signature is recorded (JSON)', () => {
+  test('rule 3: thinking comes back in reasoning_content, and signed in reasoning_details (JSON)', () => {
     const losses = new LossLog();
     const body = openAIChatCodec.encodeReply(thinkingReply, losses) as {
       choices: { message: Record<string, unknown> }[];
     };
-    expect(body.choices[0]?.message).toMatchObject({ content: 'Yes.', reasoning_content: 'Hmm.' });
-    expect(JSON.stringify(body)).not.toContain('sig-1');
-    expect(losses.losses).toEqual([
-      {
-        path: 'parts[0].signature',
-        kind: 'dropped',
-        reason: 'chat completions does not keep thinking signatures',
-      },
-    ]);
+    expect(body.choices[0]?.message).toMatchObject({
+      content: 'Yes.',
+      reasoning_content: 'Hmm.',
+      reasoning_details: [
+        { type: 'reasoning.text', text: 'Hmm.', signature: 'sig-1', format: 'anthropic-claude-v1', index: 0 },
+      ],
+    });
+    expect(losses.losses).toEqual([]);
   });
 
   test('rule 3: the same when streaming', () => {
@@ -72,18 +71,14 @@ describe('client-api 4.7 conversion rules', () => {
       encoder.push({ type: 'response-start', id: 'msg_01', model: 'claude-sonnet-4', created: 1 }),
       encoder.push({ type: 'reasoning-start', index: 0 }),
       encoder.push({ type: 'reasoning-delta', index: 0, text: 'Hmm.' }),
-      encoder.push({ type: 'reasoning-end', index: 0, signature: 'sig-1' }),
+      encoder.push({ type: 'reasoning-end', index: 0, signature: { issuer: 'anthropic', value: 'sig-1' } }),
       encoder.push({ type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' } }),
       encoder.end(),
     ].join('');
     expect(text).toContain('"delta":{"reasoning_content":"Hmm."}');
-    expect(text).not.toContain('sig-1');
-    expect(losses.losses).toEqual([
-      {
-        path: 'reasoning[0].signature',
-        kind: 'dropped',
-        reason: 'chat completions does not keep thinking signatures',
-      },
-    ]);
+    expect(text).toContain(
+      '"delta":{"reasoning_details":[{"type":"reasoning.text","text":"Hmm.","signature":"sig-1","format":"anthropic-claude-v1","index":0}]}',
+    );
+    expect(losses.losses).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { decodeInPieces, expectStreamGrammar, fixtureText } from './helpers.js';
 const streamFixtures = [
   'stream-text.txt',
   'stream-tool-calls.txt',
+  'stream-tool-calls-interleaved.txt',
   'stream-deepseek-reasoning.txt',
   'stream-error.txt',
   'stream-cut-off.txt',
@@ -54,7 +55,7 @@ describe('stream fixtures', () => {
     expect(events).toHaveLength(14);
   });
 
-  test('stream-tool-calls.txt: two calls, each started with its id and name, arguments in pieces', () => {
+  test('stream-tool-calls.txt: two calls, each started with its id and name, arguments in pieces, open until the finish', () => {
     expect(decodeWhole(fixtureText('stream-tool-calls.txt'))).toMatchInlineSnapshot(`
       [
         {
@@ -90,10 +91,6 @@ describe('stream fixtures', () => {
           "type": "tool-call-delta",
         },
         {
-          "index": 0,
-          "type": "tool-call-end",
-        },
-        {
           "id": "call_Qm4hT7bNw9LsA1",
           "index": 1,
           "name": "get_weather",
@@ -110,6 +107,10 @@ describe('stream fixtures', () => {
           "type": "tool-call-delta",
         },
         {
+          "index": 0,
+          "type": "tool-call-end",
+        },
+        {
           "index": 1,
           "type": "tool-call-end",
         },
@@ -122,6 +123,44 @@ describe('stream fixtures', () => {
         },
       ]
     `);
+  });
+
+  test('stream-tool-calls-interleaved.txt: argument pieces of two calls interleave; each call gets its own', () => {
+    const events = decodeWhole(fixtureText('stream-tool-calls-interleaved.txt'));
+    expectStreamGrammar(events);
+    const starts = events.flatMap((event) => (event.type === 'tool-call-start' ? [event] : []));
+    const argumentsOf = (index: number) =>
+      events
+        .flatMap((event) =>
+          event.type === 'tool-call-delta' && event.index === index ? [event.argumentsDelta] : [],
+        )
+        .join('');
+    expect(starts.map((start) => [start.id, argumentsOf(start.index)])).toEqual([
+      ['call_Vx3kP9mQ2rT7aL', '{"city": "Paris"}'],
+      ['call_Hy8nB4cW6sJ1eD', '{"city": "Lyon"}'],
+    ]);
+    expect(events.map((event) => `${event.type}${'index' in event ? `:${event.index}` : ''}`))
+      .toMatchInlineSnapshot(`
+        [
+          "response-start",
+          "tool-call-start:0",
+          "tool-call-start:1",
+          "tool-call-delta:0",
+          "tool-call-delta:1",
+          "tool-call-delta:0",
+          "tool-call-delta:1",
+          "tool-call-delta:0",
+          "tool-call-delta:1",
+          "tool-call-end:0",
+          "tool-call-end:1",
+          "finish",
+        ]
+      `);
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: { inputTokens: 82, outputTokens: 51 },
+    });
   });
 
   test('stream-deepseek-reasoning.txt: reasoning_content, then content; usage in the finishing chunk', () => {
@@ -387,6 +426,51 @@ describe('stream decoder state machine', () => {
         },
       ]
     `);
+  });
+
+  test('a refusal finishing `stop` is the content filter (https://platform.openai.com/docs/guides/structured-outputs#refusals)', () => {
+    const events = decodeWhole(
+      sse(
+        delta({ role: 'assistant', content: null, refusal: '' }),
+        delta({ refusal: "I'm sorry, " }),
+        delta({ refusal: 'I cannot help with that.' }),
+        delta({}, 'stop'),
+        '[DONE]',
+      ),
+    );
+    expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('')).toBe(
+      "I'm sorry, I cannot help with that.",
+    );
+    expect(events.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: { unified: 'content-filter', raw: 'stop' },
+    });
+    expect(decodeWhole(sse(delta({ content: 'a' }), delta({}, 'content_filter'))).at(-1)).toEqual({
+      type: 'finish',
+      finishReason: { unified: 'content-filter', raw: 'content_filter' },
+    });
+  });
+
+  test.each([
+    [
+      'OpenAI: type and code, no status',
+      { message: 'The server had an error.', type: 'server_error', param: null, code: null },
+      { type: 'error', message: 'The server had an error.', code: 'server_error' },
+    ],
+    [
+      'OpenRouter: the HTTP status as a numeric code',
+      { code: 502, message: 'Provider returned error' },
+      { type: 'error', message: 'Provider returned error', code: '502', status: 502 },
+    ],
+    [
+      'a status member',
+      { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded', status: 429 },
+      { type: 'error', message: 'Rate limit reached', code: 'rate_limit_exceeded', status: 429 },
+    ],
+  ])('an in-stream error becomes the canonical error event (%s)', (_name, error, expected) => {
+    const events = decodeWhole(sse(delta({ content: 'a' }), { error }));
+    expect(events.at(-1)).toEqual(expected);
+    expectStreamGrammar(events);
   });
 
   test('an empty upstream body still gives a well-formed stream', () => {

@@ -42,8 +42,12 @@ const fromAnthropic: CanonicalRequest = {
     {
       role: 'assistant',
       parts: [
-        { type: 'reasoning', text: 'I should take a screenshot.', signature: 'EqQBCkgIARABGAIiQ' },
-        { type: 'reasoning', text: '', redactedData: 'EmwKAhgBEgy3va3p' },
+        {
+          type: 'reasoning',
+          text: 'I should take a screenshot.',
+          signature: { issuer: 'anthropic', value: 'EqQBCkgIARABGAIiQ' },
+        },
+        { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmwKAhgBEgy3va3p' } },
         { type: 'text', text: 'Taking a screenshot.' },
         { type: 'tool-call', id: 'toolu_01A', name: 'screenshot', arguments: '{}' },
       ],

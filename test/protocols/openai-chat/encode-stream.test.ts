@@ -27,7 +27,7 @@ const anthropicEvents: StreamEvent[] = [
   { type: 'reasoning-start', index: 0 },
   { type: 'reasoning-delta', index: 0, text: 'Two cities, ' },
   { type: 'reasoning-delta', index: 0, text: 'two calls.' },
-  { type: 'reasoning-end', index: 0, signature: 'EqQBCkgIARABGAIiQ' },
+  { type: 'reasoning-end', index: 0, signature: { issuer: 'anthropic', value: 'EqQBCkgIARABGAIiQ' } },
   { type: 'text-start', index: 1 },
   { type: 'text-delta', index: 1, text: 'Checking both.' },
   { type: 'text-end', index: 1 },
@@ -92,6 +92,8 @@ describe('encodeStream', () => {
 
       data: {"id":"chatcmpl-msg_01XFDUDYJgAACzvnptvVoYEL","object":"chat.completion.chunk","created":1752150000,"model":"claude-sonnet-4","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\\"city\\":\\"Lyon\\"}"}}]},"logprobs":null,"finish_reason":null}],"usage":null}
 
+      data: {"id":"chatcmpl-msg_01XFDUDYJgAACzvnptvVoYEL","object":"chat.completion.chunk","created":1752150000,"model":"claude-sonnet-4","choices":[{"index":0,"delta":{"reasoning_details":[{"type":"reasoning.text","text":"Two cities, two calls.","signature":"EqQBCkgIARABGAIiQ","format":"anthropic-claude-v1","index":0}]},"logprobs":null,"finish_reason":null}],"usage":null}
+
       data: {"id":"chatcmpl-msg_01XFDUDYJgAACzvnptvVoYEL","object":"chat.completion.chunk","created":1752150000,"model":"claude-sonnet-4","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}],"usage":null}
 
       data: {"id":"chatcmpl-msg_01XFDUDYJgAACzvnptvVoYEL","object":"chat.completion.chunk","created":1752150000,"model":"claude-sonnet-4","choices":[],"usage":{"prompt_tokens":2095,"completion_tokens":120,"total_tokens":2215,"prompt_tokens_details":{"cached_tokens":1800},"completion_tokens_details":{"reasoning_tokens":40}}}
@@ -100,13 +102,7 @@ describe('encodeStream', () => {
 
       "
     `);
-    expect(losses.losses).toEqual([
-      {
-        path: 'reasoning[0].signature',
-        kind: 'dropped',
-        reason: 'chat completions does not keep thinking signatures',
-      },
-    ]);
+    expect(losses.losses).toEqual([]);
   });
 
   test('without include_usage: no usage field, no usage chunk', () => {
@@ -162,45 +158,47 @@ describe('encodeStream', () => {
     expect(final.usage?.completion_tokens).toBe(120);
   });
 
-  test.each(['stream-text.txt', 'stream-tool-calls.txt', 'stream-deepseek-reasoning.txt'])(
-    'events decoded from %s survive encode -> SDK and encode -> decode',
-    async (name) => {
-      const events = decodeFixture(name);
-      const text = encode(events, { includeUsage: true });
-      const final = await withClient(text, (client) =>
-        client.chat.completions.stream({ ...params, stream: true }).finalChatCompletion(),
-      );
-      const textOf = (type: 'text-delta' | 'reasoning-delta') =>
-        events.flatMap((event) => (event.type === type ? [event.text] : [])).join('');
-      expect(final.choices[0]?.message.content ?? '').toBe(textOf('text-delta'));
-      const calls = events.flatMap((event) => (event.type === 'tool-call-start' ? [event.id] : []));
-      expect(final.choices[0]?.message.tool_calls?.map((call) => call.id) ?? []).toEqual(calls);
-      // The stream helper keeps only the last piece of fields it does not know, so read reasoning chunk by chunk.
-      const reasoning = await withClient(text, async (client) => {
-        let joined = '';
-        for await (const chunk of await client.chat.completions.create({ ...params, stream: true }))
-          joined +=
-            (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
-        return joined;
-      });
-      expect(reasoning).toBe(textOf('reasoning-delta'));
+  test.each([
+    'stream-text.txt',
+    'stream-tool-calls.txt',
+    'stream-tool-calls-interleaved.txt',
+    'stream-deepseek-reasoning.txt',
+  ])('events decoded from %s survive encode -> SDK and encode -> decode', async (name) => {
+    const events = decodeFixture(name);
+    const text = encode(events, { includeUsage: true });
+    const final = await withClient(text, (client) =>
+      client.chat.completions.stream({ ...params, stream: true }).finalChatCompletion(),
+    );
+    const textOf = (type: 'text-delta' | 'reasoning-delta') =>
+      events.flatMap((event) => (event.type === type ? [event.text] : [])).join('');
+    expect(final.choices[0]?.message.content ?? '').toBe(textOf('text-delta'));
+    const calls = events.flatMap((event) => (event.type === 'tool-call-start' ? [event.id] : []));
+    expect(final.choices[0]?.message.tool_calls?.map((call) => call.id) ?? []).toEqual(calls);
+    // The stream helper keeps only the last piece of fields it does not know, so read reasoning chunk by chunk.
+    const reasoning = await withClient(text, async (client) => {
+      let joined = '';
+      for await (const chunk of await client.chat.completions.create({ ...params, stream: true }))
+        joined +=
+          (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
+      return joined;
+    });
+    expect(reasoning).toBe(textOf('reasoning-delta'));
 
-      const again = decodeInPieces(
-        openAIChatCodec.createStreamDecoder(new LossLog()),
-        new TextEncoder().encode(text),
-        [],
-      );
-      expectStreamGrammar(again);
-      const withoutIdsAndRaw = (list: StreamEvent[]) =>
-        list.map((event) => {
-          if (event.type === 'response-start') return { ...event, id: '', model: '' };
-          if (event.type === 'finish')
-            return { ...event, usage: event.usage && { ...event.usage, raw: undefined } };
-          return event;
-        });
-      expect(withoutIdsAndRaw(again)).toEqual(withoutIdsAndRaw(events));
-    },
-  );
+    const again = decodeInPieces(
+      openAIChatCodec.createStreamDecoder(new LossLog()),
+      new TextEncoder().encode(text),
+      [],
+    );
+    expectStreamGrammar(again);
+    const withoutIdsAndRaw = (list: StreamEvent[]) =>
+      list.map((event) => {
+        if (event.type === 'response-start') return { ...event, id: '', model: '' };
+        if (event.type === 'finish')
+          return { ...event, usage: event.usage && { ...event.usage, raw: undefined } };
+        return event;
+      });
+    expect(withoutIdsAndRaw(again)).toEqual(withoutIdsAndRaw(events));
+  });
 
   test('an error event becomes `data: {"error": ...}`, which the SDK throws, and nothing follows it', async () => {
     const encoder = openAIChatCodec.createStreamEncoder({

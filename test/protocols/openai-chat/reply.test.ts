@@ -132,8 +132,12 @@ const anthropicReply: CanonicalReply = {
   model: 'claude-sonnet-4',
   created: 1752150000,
   parts: [
-    { type: 'reasoning', text: 'The user wants the weather.', signature: 'EqQBCkgIARABGAIiQ' },
-    { type: 'reasoning', text: '', redactedData: 'EmwKAhgBEgy3va3p' },
+    {
+      type: 'reasoning',
+      text: 'The user wants the weather.',
+      signature: { issuer: 'anthropic', value: 'EqQBCkgIARABGAIiQ' },
+    },
+    { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmwKAhgBEgy3va3p' } },
     { type: 'text', text: 'Let me check.' },
     {
       type: 'tool-call',
@@ -156,7 +160,7 @@ const anthropicReply: CanonicalReply = {
 };
 
 describe('encodeReply', () => {
-  test('thinking goes out as reasoning_content; signatures and redacted thinking are recorded as lost', () => {
+  test('thinking goes out as reasoning_content, and with signatures and redacted thinking in reasoning_details', () => {
     const losses = new LossLog();
     expect(openAIChatCodec.encodeReply(anthropicReply, losses)).toMatchInlineSnapshot(`
       {
@@ -168,6 +172,21 @@ describe('encodeReply', () => {
             "message": {
               "content": "Let me check.",
               "reasoning_content": "The user wants the weather.",
+              "reasoning_details": [
+                {
+                  "format": "anthropic-claude-v1",
+                  "index": 0,
+                  "signature": "EqQBCkgIARABGAIiQ",
+                  "text": "The user wants the weather.",
+                  "type": "reasoning.text",
+                },
+                {
+                  "data": "EmwKAhgBEgy3va3p",
+                  "format": "anthropic-claude-v1",
+                  "index": 1,
+                  "type": "reasoning.encrypted",
+                },
+              ],
               "refusal": null,
               "role": "assistant",
               "tool_calls": [
@@ -201,20 +220,7 @@ describe('encodeReply', () => {
         },
       }
     `);
-    expect(losses.losses).toMatchInlineSnapshot(`
-      [
-        {
-          "kind": "dropped",
-          "path": "parts[0].signature",
-          "reason": "chat completions does not keep thinking signatures",
-        },
-        {
-          "kind": "dropped",
-          "path": "parts[1].redactedData",
-          "reason": "chat completions has no field for redacted thinking",
-        },
-      ]
-    `);
+    expect(losses.losses).toMatchInlineSnapshot(`[]`);
   });
 
   test('finish reasons chat completions cannot say go as stop, recorded', () => {

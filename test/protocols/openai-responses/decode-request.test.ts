@@ -84,7 +84,8 @@ describe('decodeRequest: the recorded full request, field by field', () => {
     expect(assistant.parts[0]).toEqual({
       type: 'reasoning',
       text: '**Checking the weather**\n\n**Calling the tool**',
-      redactedData: 'gAAAAABo2TA-encrypted==',
+      // OpenAI's own encrypted content, unmarked, stands beside the summary like a signature.
+      signature: { issuer: 'openai', value: 'gAAAAABo2TA-encrypted==' },
       extensions: {
         'openai-responses': {
           id: 'rs_68d9303e94ac819ead3d9e066f405eae03aa6e5a972b3b23',
@@ -343,6 +344,7 @@ describe('decodeRequest: forms and edges', () => {
           id: 'rs_1',
           summary: [],
           content: [{ type: 'reasoning_text', text: 'raw thoughts' }],
+          encrypted_content: 'gAAAAB-rs1==',
         },
       ],
     });
@@ -372,6 +374,7 @@ describe('decodeRequest: forms and edges', () => {
       {
         type: 'reasoning',
         text: 'raw thoughts',
+        signature: { issuer: 'openai', value: 'gAAAAB-rs1==' },
         extensions: {
           'openai-responses': { id: 'rs_1', content: [{ type: 'reasoning_text', text: 'raw thoughts' }] },
         },

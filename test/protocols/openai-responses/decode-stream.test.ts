@@ -73,14 +73,15 @@ describe('stream decoder: recorded streams', () => {
         model: 'gpt-5-2025-08-07',
         created: 1759064126,
       },
-      { type: 'reasoning-start', index: 0, redactedData: 'gAAAAABo2TA-added-blob==' },
+      { type: 'reasoning-start', index: 0 },
       { type: 'reasoning-delta', index: 0, text: '**Checking' },
       { type: 'reasoning-delta', index: 0, text: ' the weather**\n\nThe user wants ' },
       { type: 'reasoning-delta', index: 0, text: 'Paris and Tōkyō.' },
       { type: 'reasoning-delta', index: 0, text: '\n\n' },
       { type: 'reasoning-delta', index: 0, text: '**Calling' },
       { type: 'reasoning-delta', index: 0, text: ' tools in parallel**' },
-      { type: 'reasoning-end', index: 0 },
+      // OpenAI's encrypted content goes with the block's end; the item's final value wins.
+      { type: 'reasoning-end', index: 0, signature: { issuer: 'openai', value: 'gAAAAABo2TA_done-blob==' } },
       { type: 'tool-call-start', index: 1, id: 'call_5dp5Uj0Loqn1YcyIpqSq6sLX', name: 'get_weather' },
       { type: 'tool-call-delta', index: 1, argumentsDelta: '{"' },
       { type: 'tool-call-delta', index: 1, argumentsDelta: 'city' },
@@ -136,7 +137,7 @@ describe('stream decoder: recorded streams', () => {
         model: 'gpt-5-2025-08-07',
         created: 1759064126,
       },
-      { type: 'error', message: 'The model produced invalid content.', code: 'server_error' },
+      { type: 'error', message: 'The model produced invalid content.', code: 'server_error', status: 500 },
     ]);
     assertStreamGrammar(events);
   });
@@ -210,7 +211,12 @@ describe('stream decoder: endings and leniency', () => {
         ]),
     );
     assertStreamGrammar(events);
-    expect(events.at(-1)).toEqual({ type: 'error', message: 'Slow down.', code: 'rate_limit_exceeded' });
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      message: 'Slow down.',
+      code: 'rate_limit_exceeded',
+      status: 429,
+    });
   });
 
   test('missing part events, arguments only at done, refusals', () => {
@@ -311,8 +317,8 @@ describe('stream decoder: endings and leniency', () => {
       ]),
     );
     expect(events.slice(1)).toEqual([
-      { type: 'reasoning-start', index: 0, redactedData: 'enc' },
-      { type: 'reasoning-end', index: 0 },
+      { type: 'reasoning-start', index: 0 },
+      { type: 'reasoning-end', index: 0, signature: { issuer: 'openai', value: 'enc' } },
       { type: 'finish', finishReason: { unified: 'stop', raw: 'completed' } },
     ]);
   });
@@ -338,6 +344,9 @@ describe('stream decoder: endings and leniency', () => {
         usage: defaultFakeUsage,
         toolCall: undefined,
         toolArguments: '{"q":"x"}',
+        toolCallCount: 1,
+        interleaveToolCalls: false,
+        refusal: false,
       },
       (prefix) => `${prefix}fake1`,
     );

@@ -37,14 +37,18 @@ const fromAnthropic = canonical({
     {
       role: 'assistant',
       parts: [
-        { type: 'reasoning', text: 'Two files.', signature: 'EqQBCkYIBxgCKkDs' },
+        {
+          type: 'reasoning',
+          text: 'Two files.',
+          signature: { issuer: 'anthropic', value: 'EqQBCkYIBxgCKkDs' },
+        },
         { type: 'text', text: 'Checking.' },
         {
           type: 'tool-call',
           id: 'toolu_01A',
           name: 'lookup',
           arguments: '{"q":"png"}',
-          signature: 'gemini-sig',
+          signature: { issuer: 'gemini', value: 'gemini-sig' },
         },
         { type: 'raw', protocol: 'anthropic-messages', value: { type: 'server_tool_use', id: 'srvtoolu_1' } },
       ],
@@ -202,12 +206,12 @@ describe('encodeRequest from another protocol', () => {
         {
           "kind": "dropped",
           "path": "messages[1].parts[0]",
-          "reason": "reasoning from another protocol cannot be replayed to Responses",
+          "reason": "reasoning with a anthropic token cannot be replayed to OpenAI, which did not issue it",
         },
         {
           "kind": "dropped",
           "path": "messages[1].parts[2].signature",
-          "reason": "Responses function calls carry no signature",
+          "reason": "a gemini tool call signature cannot be replayed to OpenAI",
         },
         {
           "kind": "dropped",

@@ -22,7 +22,7 @@ describe('decodeReply: recorded replies, field by field', () => {
       {
         type: 'reasoning',
         text: '**Checking the weather**\n\nThe user wants Paris and Tōkyō.\n\n**Calling tools in parallel**',
-        redactedData: 'gAAAAABo2TA_done-blob==',
+        signature: { issuer: 'openai', value: 'gAAAAABo2TA_done-blob==' },
         extensions: {
           'openai-responses': {
             id: 'rs_68d9303e94ac819ead3d9e066f405eae03aa6e5a972b3b23',
@@ -138,7 +138,16 @@ describe('decodeReply: recorded replies, field by field', () => {
         headers: {},
         body: { model: 'gpt-4o', reasoning: { summary: 'auto' } },
       },
-      { text: 'Hello.', thinking: 'Hmm.', usage: defaultFakeUsage, toolCall: false, toolArguments: '{}' },
+      {
+        text: 'Hello.',
+        thinking: 'Hmm.',
+        usage: defaultFakeUsage,
+        toolCall: false,
+        toolArguments: '{}',
+        toolCallCount: 1,
+        interleaveToolCalls: false,
+        refusal: false,
+      },
       (prefix) => `${prefix}fake1`,
     );
     expect(fake.kind).toBe('json');
@@ -187,8 +196,12 @@ const anthropicReply: CanonicalReply = {
   model: 'claude-sonnet-4',
   created: 1_700_000_000,
   parts: [
-    { type: 'reasoning', text: 'The user greets me.', signature: 'EqQBCkYIBxgCKkDs' },
-    { type: 'reasoning', text: '', redactedData: 'EmwKAhgBEgy3va3pzix' },
+    {
+      type: 'reasoning',
+      text: 'The user greets me.',
+      signature: { issuer: 'anthropic', value: 'EqQBCkYIBxgCKkDs' },
+    },
+    { type: 'reasoning', text: '', redactedData: { issuer: 'anthropic', value: 'EmwKAhgBEgy3va3pzix' } },
     { type: 'text', text: 'Hello! ' },
     { type: 'text', text: 'Checking the weather.' },
     { type: 'tool-call', id: 'toolu_01A', name: 'get_weather', arguments: '{"city":"Paris"}' },
@@ -225,6 +238,7 @@ describe('encodeReply', () => {
         "object": "response",
         "output": [
           {
+            "encrypted_content": "anthropic:EqQBCkYIBxgCKkDs",
             "id": "rs_fee9291f13f08a87a2ab68b72c833f71603d30a426ac0fe7",
             "summary": [
               {
@@ -235,7 +249,7 @@ describe('encodeReply', () => {
             "type": "reasoning",
           },
           {
-            "encrypted_content": "EmwKAhgBEgy3va3pzix",
+            "encrypted_content": "anthropic-redacted:EmwKAhgBEgy3va3pzix",
             "id": "rs_d505850dfac390a50a9c1a7923a5eb6a61447bea6428bcb4",
             "summary": [],
             "type": "reasoning",
@@ -310,11 +324,6 @@ describe('encodeReply', () => {
     `);
     expect(losses.losses).toMatchInlineSnapshot(`
       [
-        {
-          "kind": "dropped",
-          "path": "parts[0].signature",
-          "reason": "Responses reasoning carries no signature",
-        },
         {
           "kind": "dropped",
           "path": "parts[6]",
