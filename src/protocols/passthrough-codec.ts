@@ -29,6 +29,15 @@ export interface StreamTap {
   usage(): Usage | undefined;
   /** Text, reasoning and tool arguments produced so far, to estimate output the upstream never reported. */
   producedText(): string;
+  /** A protocol-native error event that fits the stream so far, for when the gateway has to end it itself. */
+  errorEvent(error: StreamEndingError): string;
+}
+
+/** Why the gateway ends a stream itself: its own error's message, code and HTTP status. */
+export interface StreamEndingError {
+  message: string;
+  code: string;
+  status: number;
 }
 
 export interface PreparedRequest {
@@ -50,8 +59,6 @@ export interface PassthroughCodec {
   prepareRequest(body: Record<string, unknown>, options: { upstreamModel: string }): PreparedRequest;
   usageFromReply(reply: unknown): Usage | undefined;
   createStreamTap(options: { hideUsageEvents: boolean }): StreamTap;
-  /** A protocol-native stream error event, sent when the gateway has to end a stream itself. */
-  streamErrorEvent(options: { message: string; code: string }): string;
   /** Client headers that travel on to an upstream of the same protocol (lower case). */
   forwardedHeaders: readonly string[];
   /** Whether the client asked to see usage events in its stream (only OpenAI chat makes it optional). */

@@ -92,8 +92,8 @@ export function convertStream(options: {
     failure: () => failure,
     usage: () => reported,
     producedText: () => produced.join(''),
-    errorEvent({ message, code }) {
-      return encoder.push({ type: 'error', message, code });
+    errorEvent({ message, code, status }) {
+      return encoder.push({ type: 'error', message, code, status });
     },
   };
 }

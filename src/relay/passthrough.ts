@@ -84,7 +84,7 @@ export function passthroughStream(
     failure: () => failure,
     usage: () => tap.usage(),
     producedText: () => tap.producedText(),
-    errorEvent: (error) => codec.streamErrorEvent(error),
+    errorEvent: (error) => tap.errorEvent(error),
   };
 }
 

@@ -52,6 +52,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
         yield transform.errorEvent({
           message: clientMessage(gatewayError, options),
           code: gatewayError.code,
+          status: gatewayError.status,
         });
         break;
       }
@@ -75,7 +76,11 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
         ? new GatewayError('upstream_timeout', { seconds: options.idleTimeoutSeconds, limit: failure.limit })
         : new GatewayError('upstream_stream_broken', { detail: failure.detail });
     error = gatewayError.message;
-    yield transform.errorEvent({ message: clientMessage(gatewayError, options), code: gatewayError.code });
+    yield transform.errorEvent({
+      message: clientMessage(gatewayError, options),
+      code: gatewayError.code,
+      status: gatewayError.status,
+    });
   } finally {
     if (error === null && options.signal.aborted) error = abortReason(options.signal);
     await options.iterator.return?.().catch(() => undefined);

@@ -34,5 +34,5 @@ export interface StreamTransform {
   /** Text, reasoning and tool arguments produced so far. */
   producedText(): string;
   /** A protocol-native error event for the client, when the gateway must end the stream itself. */
-  errorEvent(options: { message: string; code: string }): string;
+  errorEvent(options: { message: string; code: string; status: number }): string;
 }

@@ -3,6 +3,7 @@ import { LossLog } from '../../src/ir/loss.js';
 import { anthropicMessagesPassthrough } from '../../src/protocols/anthropic-messages/passthrough.js';
 import { protocols } from '../../src/protocols/registry.js';
 import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrough.js';
+import { openAIResponsesPassthrough } from '../../src/protocols/openai-responses/passthrough.js';
 import type { ProtocolName } from '../../src/protocols/protocol-codec.js';
 import { convertStream } from '../../src/relay/convert.js';
 import { passthroughStream } from '../../src/relay/passthrough.js';
@@ -102,6 +103,26 @@ const convert = (upstream: ProtocolName, client: ProtocolName) => {
   });
 };
 
+describe('passthrough error events the gateway writes', () => {
+  it('a Responses stream ends with an error event numbered after the last event the client got', () => {
+    const transform = passthroughStream(openAIResponsesPassthrough, { hideUsageEvents: false });
+    const created = { type: 'response.created', sequence_number: 0, response: { id: 'resp_1' } };
+    const delta = { type: 'response.output_text.delta', sequence_number: 7, delta: 'Hi' };
+    run(
+      transform,
+      `event: response.created\ndata: ${JSON.stringify(created)}\n\nevent: response.output_text.delta\ndata: ${JSON.stringify(delta)}\n\n`,
+    );
+    const event = transform.errorEvent({ message: 'idle', code: 'upstream_timeout', status: 504 });
+    expect(JSON.parse(event.split('data: ')[1]!)).toEqual({
+      type: 'error',
+      code: 'upstream_timeout',
+      message: 'idle',
+      param: null,
+      sequence_number: 8,
+    });
+  });
+});
+
 describe('convertStream', () => {
   it("the upstream's error event becomes the client family's error event, not a finish", () => {
     const text = `${chunk({ content: 'Hi' })}data: {"error":{"message":"Rate limited","type":"requests","code":"rate_limit_exceeded"}}\n\n${chunk({}, 'stop')}data: [DONE]\n\n`;
@@ -119,7 +140,7 @@ describe('convertStream', () => {
     const { out, failure } = run(transform, `${chunk({ content: 'Hi' })}data: nope\n\n${chunk({}, 'stop')}`);
     expect(failure).toEqual({ kind: 'broken', detail: 'an event whose data is not a JSON object: "nope"' });
     expect(out).not.toContain('finishReason');
-    expect(transform.errorEvent({ message: 'broke off', code: 'upstream_error' })).toBe(
+    expect(transform.errorEvent({ message: 'broke off', code: 'upstream_error', status: 502 })).toBe(
       'data: {"error":{"code":503,"message":"broke off","status":"UNAVAILABLE"}}\r\n\r\n',
     );
   });

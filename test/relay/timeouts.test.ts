@@ -75,7 +75,7 @@ test('on /v1/messages the timeout comes in the family B shape', async () => {
   });
   expectAnthropicError(response, {
     status: 504,
-    type: 'api_error',
+    type: 'timeout_error',
     message: 'the upstream did not finish its reply within 2 seconds (upstream_timeout_s)',
   });
 });

@@ -1,5 +1,11 @@
 import type { Usage } from '../../ir/usage.js';
-import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
+import {
+  FORWARD,
+  type PassthroughCodec,
+  type StreamEndingError,
+  type StreamTap,
+  type TapVerdict,
+} from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic-usage.js';
@@ -28,8 +34,6 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
   usageFromReply: (reply) => convertAnthropicUsage(asJsonObject(reply)?.usage),
 
   createStreamTap: () => new AnthropicStreamTap(),
-
-  streamErrorEvent: ({ message, code }) => formatAnthropicStreamError({ message, code }),
 };
 
 /**
@@ -81,5 +85,9 @@ class AnthropicStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  errorEvent(error: StreamEndingError): string {
+    return formatAnthropicStreamError(error);
   }
 }

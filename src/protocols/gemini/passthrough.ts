@@ -1,5 +1,11 @@
 import type { Usage } from '../../ir/usage.js';
-import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
+import {
+  FORWARD,
+  type PassthroughCodec,
+  type StreamEndingError,
+  type StreamTap,
+  type TapVerdict,
+} from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
@@ -27,8 +33,6 @@ export const geminiPassthrough: PassthroughCodec = {
   usageFromReply: (reply) => (isJsonObject(reply) ? readUsage(reply) : undefined),
 
   createStreamTap: () => new GeminiStreamTap(),
-
-  streamErrorEvent: ({ message, code }) => formatGeminiStreamError({ message, code }),
 };
 
 /** Usage of one response, web searches of its first candidate included. */
@@ -78,6 +82,10 @@ class GeminiStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  errorEvent(error: StreamEndingError): string {
+    return formatGeminiStreamError(error);
   }
 
   private collect(candidate: unknown): void {

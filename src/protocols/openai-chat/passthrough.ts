@@ -4,6 +4,7 @@ import {
   FORWARD,
   HIDE,
   type PassthroughCodec,
+  type StreamEndingError,
   type StreamTap,
   type TapVerdict,
 } from '../passthrough-codec.js';
@@ -39,9 +40,6 @@ export const openAIChatPassthrough: PassthroughCodec = {
   usageFromReply: (reply) => (isJsonObject(reply) ? convertOpenAIChatUsage(reply.usage) : undefined),
 
   createStreamTap: (options) => new OpenAIChatStreamTap(options.hideUsageEvents),
-
-  streamErrorEvent: ({ message, code }) =>
-    `data: ${JSON.stringify({ error: { message, type: 'gateway_api_error', param: null, code } })}\n\n`,
 };
 
 /**
@@ -89,6 +87,10 @@ class OpenAIChatStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  errorEvent({ message, code }: StreamEndingError): string {
+    return `data: ${JSON.stringify({ error: { message, type: 'gateway_api_error', param: null, code } })}\n\n`;
   }
 
   private collect(choice: unknown): void {

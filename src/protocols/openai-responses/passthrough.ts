@@ -1,5 +1,11 @@
 import type { Usage } from '../../ir/usage.js';
-import { FORWARD, type PassthroughCodec, type StreamTap, type TapVerdict } from '../passthrough-codec.js';
+import {
+  FORWARD,
+  type PassthroughCodec,
+  type StreamEndingError,
+  type StreamTap,
+  type TapVerdict,
+} from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { isJsonObject, parseJson, asCount } from '../wire-json.js';
@@ -35,9 +41,6 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
       : undefined,
 
   createStreamTap: () => new OpenAIResponsesStreamTap(),
-
-  streamErrorEvent: ({ message, code }) =>
-    `event: error\ndata: ${JSON.stringify({ type: 'error', code, message, param: null, sequence_number: 0 })}\n\n`,
 };
 
 /**
@@ -49,12 +52,14 @@ class OpenAIResponsesStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private readonly produced: string[] = [];
   private ended = false;
+  private lastSequence = -1;
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isJsonObject(parsed.value))
       return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     const data = parsed.value;
+    if (typeof data.sequence_number === 'number') this.lastSequence = data.sequence_number;
     const type = typeof data.type === 'string' ? data.type : event.event;
     if (type === undefined) return FORWARD;
     if (TEXT_DELTA_EVENTS.has(type)) {
@@ -82,6 +87,12 @@ class OpenAIResponsesStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  /** Numbered after the last event the client got, as every event of a Responses stream is. */
+  errorEvent({ message, code }: StreamEndingError): string {
+    const event = { type: 'error', code, message, param: null, sequence_number: this.lastSequence + 1 };
+    return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
   }
 }
 

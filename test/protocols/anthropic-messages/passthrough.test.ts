@@ -71,14 +71,19 @@ describe('anthropicMessagesPassthrough', () => {
   });
 
   it('writes a stream error event the SDK raises as an APIError', async () => {
-    const idle = passthrough.streamErrorEvent({
+    const tap = passthrough.createStreamTap({ hideUsageEvents: false });
+    const idle = tap.errorEvent({
       message: 'sent nothing (request id: r1)',
       code: 'upstream_timeout',
+      status: 504,
     });
     expect(idle).toBe(
-      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"sent nothing (request id: r1)"}}\n\n',
+      'event: error\ndata: {"type":"error","error":{"type":"timeout_error","message":"sent nothing (request id: r1)"}}\n\n',
     );
-    expect(passthrough.streamErrorEvent({ message: 'busy', code: 'upstream_overloaded' })).toContain(
+    expect(tap.errorEvent({ message: 'broken', code: 'upstream_stream_broken', status: 502 })).toContain(
+      '"type":"api_error"',
+    );
+    expect(tap.errorEvent({ message: 'busy', code: 'upstream_overloaded', status: 503 })).toContain(
       '"type":"overloaded_error"',
     );
 

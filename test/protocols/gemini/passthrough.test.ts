@@ -63,10 +63,11 @@ describe('geminiPassthrough', () => {
   });
 
   it('writes stream errors as Gemini does', () => {
-    expect(geminiPassthrough.streamErrorEvent({ message: 'idle', code: 'upstream_timeout' })).toBe(
+    const tap = geminiPassthrough.createStreamTap({ hideUsageEvents: false });
+    expect(tap.errorEvent({ message: 'idle', code: 'upstream_timeout', status: 504 })).toBe(
       'data: {"error":{"code":504,"message":"idle","status":"DEADLINE_EXCEEDED"}}\r\n\r\n',
     );
-    expect(geminiPassthrough.streamErrorEvent({ message: 'broken', code: 'upstream_error' })).toBe(
+    expect(tap.errorEvent({ message: 'broken', code: 'upstream_stream_broken', status: 503 })).toBe(
       'data: {"error":{"code":503,"message":"broken","status":"UNAVAILABLE"}}\r\n\r\n',
     );
   });
