@@ -2,7 +2,7 @@ import type { LossLog } from '../../ir/loss.js';
 import type { CanonicalRequest } from '../../ir/request.js';
 import { encodeGeminiThinkingConfig } from './encode-thinking-config.js';
 import type { GeminiRequestExtensions } from './gemini-extensions.js';
-import type { JsonObject } from '../wire-json.js';
+import type { GeminiGenerationConfig } from './wire-types.js';
 
 /** Gemini takes at most five stop sequences (https://ai.google.dev/api/generate-content#generationconfig). */
 const MAX_STOP_SEQUENCES = 5;
@@ -15,9 +15,9 @@ const MAX_STOP_SEQUENCES = 5;
 export function encodeGeminiGenerationConfig(
   request: CanonicalRequest,
   options: { extensions: GeminiRequestExtensions; losses: LossLog },
-): JsonObject | undefined {
+): GeminiGenerationConfig | undefined {
   const { losses } = options;
-  const config: JsonObject = { ...options.extensions.generationConfig };
+  const config: GeminiGenerationConfig = { ...options.extensions.generationConfig };
   if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;

@@ -1,6 +1,7 @@
 import type { ReasoningEffort, ReasoningOptions } from '../../ir/request.js';
 import { decodeGeminiThinkingConfig } from './decode-thinking-config.js';
 import { jsonEqual, type JsonObject } from '../wire-json.js';
+import { keptOf, type GeminiKept, type GeminiThinkingConfig } from './wire-types.js';
 
 /** Effort as a thinking budget (admin-api section 4: `none` is `thinkingBudget: 0`). */
 export const GEMINI_EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
@@ -22,9 +23,10 @@ export const GEMINI_EFFORT_BUDGETS: Record<ReasoningEffort, number> = {
 export function encodeGeminiThinkingConfig(
   reasoning: ReasoningOptions | undefined,
   original: JsonObject | undefined,
-): JsonObject | undefined {
+): GeminiThinkingConfig | GeminiKept<'thinking-config'> | undefined {
   if (reasoning === undefined) return undefined;
-  if (original !== undefined && jsonEqual(decodeGeminiThinkingConfig(original), reasoning)) return original;
+  if (original !== undefined && jsonEqual(decodeGeminiThinkingConfig(original), reasoning))
+    return keptOf<'thinking-config'>(original);
 
   let budget: number | undefined;
   if (reasoning.effort !== undefined) budget = GEMINI_EFFORT_BUDGETS[reasoning.effort];
@@ -36,7 +38,7 @@ export function encodeGeminiThinkingConfig(
     budget !== 0 &&
     (reasoning.summary !== undefined || reasoning.enabled === true || reasoning.effort !== undefined);
   const includeThoughts = reasoning.includeThoughts ?? (wantsThoughts ? true : undefined);
-  const config: JsonObject = {};
+  const config: GeminiThinkingConfig = {};
   if (budget !== undefined) config.thinkingBudget = budget;
   if (includeThoughts !== undefined) config.includeThoughts = includeThoughts;
   return Object.keys(config).length > 0 ? config : undefined;

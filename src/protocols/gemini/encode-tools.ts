@@ -3,10 +3,18 @@ import type { CanonicalRequest, FunctionTool, ToolChoice } from '../../ir/reques
 import { decodeGeminiToolChoice } from './decode-tools.js';
 import { GEMINI, type GeminiRequestExtensions } from './gemini-extensions.js';
 import { jsonEqual, type JsonObject } from '../wire-json.js';
+import {
+  keptOf,
+  type GeminiFunctionCallingConfig,
+  type GeminiFunctionDeclaration,
+  type GeminiKept,
+  type GeminiTool,
+  type GeminiToolConfig,
+} from './wire-types.js';
 
 export interface EncodedTools {
-  tools?: JsonObject[];
-  toolConfig?: JsonObject;
+  tools?: GeminiTool[];
+  toolConfig?: GeminiToolConfig | GeminiKept<'tool-config'>;
 }
 
 /**
@@ -20,8 +28,8 @@ export function encodeGeminiTools(
   options: { extensions: GeminiRequestExtensions; losses: LossLog },
 ): EncodedTools {
   const { losses, extensions } = options;
-  const tools: JsonObject[] = [];
-  let declarations: JsonObject[] | undefined;
+  const tools: GeminiTool[] = [];
+  let declarations: GeminiFunctionDeclaration[] | undefined;
 
   for (const [index, tool] of request.tools.entries()) {
     const path = `tools[${index}]`;
@@ -36,7 +44,7 @@ export function encodeGeminiTools(
       continue;
     }
     declarations = undefined;
-    if (tool.protocol === GEMINI) tools.push(tool.value);
+    if (tool.protocol === GEMINI) tools.push(keptOf<'tool'>(tool.value));
     else if (tool.kind === 'web-search') {
       losses.coerced(path, `${tool.protocol} web search sent as googleSearch; its options do not carry over`);
       tools.push({ googleSearch: {} });
@@ -58,7 +66,7 @@ export function encodeGeminiTools(
 function encodeDeclaration(
   tool: FunctionTool,
   context: { path: string; losses: LossLog; extras: JsonObject | undefined },
-): JsonObject {
+): GeminiFunctionDeclaration {
   if (tool.strict === true)
     context.losses.dropped(`${context.path}.strict`, 'Gemini has no strict mode for functions');
   if (tool.cacheControl)
@@ -83,10 +91,11 @@ function isEmptyObjectSchema(schema: Record<string, unknown>): boolean {
 function encodeToolConfig(
   choice: ToolChoice | undefined,
   original: JsonObject | undefined,
-): JsonObject | undefined {
-  if (original !== undefined && jsonEqual(decodeGeminiToolChoice(original), choice)) return original;
+): GeminiToolConfig | GeminiKept<'tool-config'> | undefined {
+  if (original !== undefined && jsonEqual(decodeGeminiToolChoice(original), choice))
+    return keptOf<'tool-config'>(original);
   if (choice === undefined) return undefined;
-  let functionCallingConfig: JsonObject;
+  let functionCallingConfig: GeminiFunctionCallingConfig;
   switch (choice.type) {
     case 'auto':
       functionCallingConfig = { mode: 'AUTO' };

@@ -91,6 +91,97 @@ export interface GeminiSystemInstruction {
   parts: GeminiTextPart[];
 }
 
+declare const keptValue: unique symbol;
+
+/**
+ * A tool, `toolConfig` or `thinkingConfig` a Gemini client sent, written back whole because it is
+ * Gemini's own form already (a tool other than functions, a config that still means what the
+ * canonical request says). The brand keeps other objects out; `Kind` keeps each in its place.
+ */
+export type GeminiKept<Kind extends 'tool' | 'tool-config' | 'thinking-config'> = JsonObject & {
+  readonly [keptValue]: Kind;
+};
+
+/** Marks a value a Gemini client sent, kept whole, as one to write back as it came. */
+export function keptOf<Kind extends 'tool' | 'tool-config' | 'thinking-config'>(
+  value: JsonObject,
+): GeminiKept<Kind> {
+  return value as GeminiKept<Kind>;
+}
+
+/**
+ * `FunctionDeclaration` (https://ai.google.dev/api/caching#FunctionDeclaration). Its members a
+ * Gemini client sent beyond these (`behavior`, `response`, `responseJsonSchema`...) ride along in
+ * the index signature, for a same-protocol round trip.
+ */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  /** Full JSON Schema, unlike the OpenAPI subset of `parameters`. */
+  parametersJsonSchema?: JsonObject;
+  [kept: string]: unknown;
+}
+
+/**
+ * `Tool` (https://ai.google.dev/api/caching#Tool), one kind per entry as the gateway writes them;
+ * `googleSearch` has no options, as another vendor's search options do not carry over.
+ */
+export type GeminiTool =
+  | { functionDeclarations: GeminiFunctionDeclaration[] }
+  | { googleSearch: Record<string, never> }
+  | GeminiKept<'tool'>;
+
+/** `FunctionCallingConfigMode` (https://ai.google.dev/api/caching#Mode_1). */
+export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED';
+
+/** `FunctionCallingConfig` (https://ai.google.dev/api/caching#FunctionCallingConfig). */
+export interface GeminiFunctionCallingConfig {
+  mode: GeminiFunctionCallingMode;
+  allowedFunctionNames?: string[];
+}
+
+/**
+ * `ToolConfig` (https://ai.google.dev/api/caching#ToolConfig). Members of a Gemini client's own
+ * config beside `functionCallingConfig` (`retrievalConfig`...) ride along in the index signature.
+ */
+export interface GeminiToolConfig {
+  functionCallingConfig: GeminiFunctionCallingConfig;
+  [kept: string]: unknown;
+}
+
+/**
+ * `ThinkingConfig` (https://ai.google.dev/gemini-api/docs/thinking), as the gateway writes it;
+ * `thinkingLevel` goes out only in a Gemini client's own config, kept whole.
+ */
+export interface GeminiThinkingConfig {
+  thinkingBudget?: number;
+  includeThoughts?: boolean;
+}
+
+/**
+ * `GenerationConfig` (https://ai.google.dev/api/generate-content#generationconfig). Members with no
+ * canonical place that a Gemini client sent (`candidateCount`, `responseModalities`,
+ * `speechConfig`...) ride along in the index signature.
+ */
+export interface GeminiGenerationConfig {
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  responseMimeType?: string;
+  /**
+   * Full JSON Schema, unlike the OpenAPI subset of `responseSchema`; `unknown` as in the SDK, since
+   * beside a MIME type of Gemini's own it is what the client sent, unread.
+   */
+  responseJsonSchema?: unknown;
+  thinkingConfig?: GeminiThinkingConfig | GeminiKept<'thinking-config'>;
+  [kept: string]: unknown;
+}
+
 /**
  * A generateContent request body (https://ai.google.dev/api/generate-content#request-body).
  * Tools and generation config are built by their own encoders; members only a Gemini client
@@ -99,9 +190,9 @@ export interface GeminiSystemInstruction {
 export type GeminiRequest = {
   contents: GeminiContent[];
   systemInstruction?: GeminiSystemInstruction;
-  tools?: JsonObject[];
-  toolConfig?: JsonObject;
-  generationConfig?: JsonObject;
+  tools?: GeminiTool[];
+  toolConfig?: GeminiToolConfig | GeminiKept<'tool-config'>;
+  generationConfig?: GeminiGenerationConfig;
   [kept: string]: unknown;
 };
 

@@ -1,7 +1,12 @@
 import type { FilePart, Part, TextPart } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import { formatDataUrl } from '../data-url.js';
-import type { JsonObject } from '../wire-json.js';
+import type {
+  OpenAIChatContentPart,
+  OpenAIChatKept,
+  OpenAIChatPromptCacheBreakpoint,
+  OpenAIChatTextPart,
+} from './wire-types.js';
 
 export interface ContentEncodeContext {
   losses: LossLog;
@@ -18,18 +23,27 @@ export function encodeContentPart(
   part: TextPart | FilePart,
   path: string,
   context: ContentEncodeContext,
-): JsonObject | undefined {
-  const encoded =
-    part.type === 'text' ? { type: 'text', text: part.text } : encodeFile(part, path, context.losses);
+): OpenAIChatContentPart | undefined {
+  if (part.type === 'text') return encodeTextPart(part, path, context);
+  const encoded = encodeFile(part, path, context.losses);
   if (!encoded) return undefined;
   return { ...encoded, ...cacheBreakpoint(part, path, context) };
+}
+
+/** A text part, which chat completions always carries. */
+export function encodeTextPart(
+  part: TextPart,
+  path: string,
+  context: ContentEncodeContext,
+): OpenAIChatTextPart {
+  return { type: 'text', text: part.text, ...cacheBreakpoint(part, path, context) };
 }
 
 /**
  * Images go as `image_url` (a link, or a data URL), audio as `input_audio` (wav, mp3), other files
  * and named images as `file` (inline data URL or uploaded file id).
  */
-function encodeFile(part: FilePart, path: string, losses: LossLog): JsonObject | undefined {
+function encodeFile(part: FilePart, path: string, losses: LossLog): OpenAIChatContentPart | undefined {
   const { source } = part;
   if (part.mediaType.startsWith('audio/')) {
     const format = audioFormat(part.mediaType);
@@ -91,7 +105,11 @@ function audioFormat(mediaType: string): 'wav' | 'mp3' | undefined {
  * completions form: OpenAI caches prefixes on its own, and OpenAI-compatible vendors with strict
  * schemas reject the unknown key, so markers from other protocols are dropped (recorded).
  */
-function cacheBreakpoint(part: TextPart | FilePart, path: string, context: ContentEncodeContext): JsonObject {
+function cacheBreakpoint(
+  part: TextPart | FilePart,
+  path: string,
+  context: ContentEncodeContext,
+): { prompt_cache_breakpoint?: OpenAIChatPromptCacheBreakpoint } {
   if (!part.cacheControl) return {};
   if (!context.breakpoints) {
     context.losses.dropped(
@@ -109,11 +127,22 @@ function cacheBreakpoint(part: TextPart | FilePart, path: string, context: Conte
 }
 
 /** A content array of plain text parts collapses to a string when it holds one part. */
-export function collapseContent(parts: JsonObject[]): string | JsonObject[] {
+export function collapseContent<Encoded extends OpenAIChatContentPart | OpenAIChatKept<'content-part'>>(
+  parts: Encoded[],
+): string | Encoded[] {
   const [only] = parts;
-  if (parts.length === 1 && only && only.type === 'text' && Object.keys(only).length === 2)
-    return only.text as string;
+  if (parts.length === 1 && only && isPlainText(only)) return only.text;
   return parts;
+}
+
+/**
+ * A text part with nothing beside its text (no breakpoint). Kept parts are never of type `text`:
+ * the decoder reads every text part a chat client sends.
+ */
+export function isPlainText(
+  part: OpenAIChatContentPart | OpenAIChatKept<'content-part'>,
+): part is OpenAIChatTextPart {
+  return part.type === 'text' && Object.keys(part).length === 2;
 }
 
 /** Text parts only (system and tool messages); other parts are dropped and recorded. */
@@ -121,13 +150,11 @@ export function encodeTextContent(
   parts: readonly Part[],
   path: (index: number) => string,
   context: ContentEncodeContext,
-): JsonObject[] {
-  const encoded: JsonObject[] = [];
+): OpenAIChatTextPart[] {
+  const encoded: OpenAIChatTextPart[] = [];
   parts.forEach((part, index) => {
-    if (part.type === 'text') {
-      const text = encodeContentPart(part, path(index), context);
-      if (text) encoded.push(text);
-    } else context.losses.dropped(path(index), `this message holds text only, not a ${part.type} part`);
+    if (part.type === 'text') encoded.push(encodeTextPart(part, path(index), context));
+    else context.losses.dropped(path(index), `this message holds text only, not a ${part.type} part`);
   });
   return encoded;
 }

@@ -5,9 +5,24 @@ import {
   collapseContent,
   encodeContentPart,
   encodeTextContent,
+  encodeTextPart,
+  isPlainText,
   type ContentEncodeContext,
 } from './encode-content-part.js';
 import { partExtension, readRawValue, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
+import {
+  keptContentPartOf,
+  keptMessageOf,
+  type OpenAIChatAssistantMessage,
+  type OpenAIChatContentPart,
+  type OpenAIChatKept,
+  type OpenAIChatMessage,
+  type OpenAIChatSystemMessage,
+  type OpenAIChatTextPart,
+  type OpenAIChatToolCall,
+  type OpenAIChatToolMessage,
+  type OpenAIChatUserMessage,
+} from './wire-types.js';
 
 type Located = { part: Part; path: string };
 
@@ -18,8 +33,8 @@ type Located = { part: Part; path: string };
 export function encodeMessages(
   request: CanonicalRequest,
   context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
-): JsonObject[] {
-  const encoded = encodeSystem(request.system, context);
+): OpenAIChatMessage[] {
+  const encoded: OpenAIChatMessage[] = encodeSystem(request.system, context);
   const developer = new Set(context.extension.developerMessages);
   request.messages.forEach((message, index) => {
     const parts = message.parts.map((part, partIndex) => ({
@@ -52,7 +67,7 @@ export function encodeMessages(
 function encodeSystem(
   system: readonly Part[],
   context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
-) {
+): OpenAIChatSystemMessage[] {
   if (system.length === 0) return [];
   const located = system.map((part, index) => ({ part, path: `system[${index}]` }));
   const shapes = context.extension.systemMessages;
@@ -70,14 +85,12 @@ function encodeSystem(
  * System text from another protocol arrives as several blocks; chat completions upstreams expect
  * one string (client-api 4.7: a `system` array is merged into one string).
  */
-function mergeText(message: JsonObject): JsonObject {
+function mergeText(message: OpenAIChatSystemMessage): OpenAIChatSystemMessage {
   const { content } = message;
-  const plain = (part: JsonObject) =>
-    part.type === 'text' && typeof part.text === 'string' && Object.keys(part).length === 2;
-  if (!Array.isArray(content) || !content.every(plain)) {
+  if (!Array.isArray(content) || !content.every(isPlainText)) {
     return message;
   }
-  return { ...message, content: content.map((part) => part.text as string).join('\n') };
+  return { ...message, content: content.map((part) => part.text).join('\n') };
 }
 
 function encodeSystemMessage(
@@ -85,7 +98,7 @@ function encodeSystemMessage(
   parts: Located[],
   name: string | undefined,
   context: ContentEncodeContext,
-): JsonObject {
+): OpenAIChatSystemMessage {
   const { rest, fields } = takeMessageFields(parts);
   const content = encodeTextContent(
     rest.map(({ part }) => part),
@@ -100,12 +113,16 @@ function encodeSystemMessage(
  * completions requires them right after the assistant's tool calls; tool messages hold text only,
  * so files in tool results move to the user message that follows (recorded).
  */
-function encodeUserOrTool(message: Message, parts: Located[], context: ContentEncodeContext): JsonObject[] {
+function encodeUserOrTool(
+  message: Message,
+  parts: Located[],
+  context: ContentEncodeContext,
+): OpenAIChatMessage[] {
   const { rest, fields } = takeMessageFields(parts);
-  const toolMessages: JsonObject[] = [];
-  const carried: JsonObject[] = [];
-  const content: JsonObject[] = [];
-  const verbatim: JsonObject[] = [];
+  const toolMessages: OpenAIChatToolMessage[] = [];
+  const carried: OpenAIChatContentPart[] = [];
+  const content: (OpenAIChatContentPart | OpenAIChatKept<'content-part'>)[] = [];
+  const verbatim: OpenAIChatKept<'message'>[] = [];
   for (const { part, path } of rest) {
     switch (part.type) {
       case 'tool-result':
@@ -119,8 +136,8 @@ function encodeUserOrTool(message: Message, parts: Located[], context: ContentEn
       }
       case 'raw': {
         const raw = readRawValue(part);
-        if (raw && 'contentPart' in raw) content.push(raw.contentPart);
-        else if (raw && 'message' in raw) verbatim.push(raw.message);
+        if (raw && 'contentPart' in raw) content.push(keptContentPartOf(raw.contentPart));
+        else if (raw && 'message' in raw) verbatim.push(keptMessageOf(raw.message));
         else context.losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
         break;
       }
@@ -135,14 +152,16 @@ function encodeUserOrTool(message: Message, parts: Located[], context: ContentEn
     }
   }
   const userContent = [...carried, ...content];
-  const user =
+  const user: OpenAIChatUserMessage[] =
     userContent.length > 0
       ? [{ role: 'user', content: collapseContent(userContent), ...named(message.name) }]
       : [];
-  const encoded: JsonObject[] = [...toolMessages, ...user, ...verbatim];
+  const encoded: OpenAIChatMessage[] = [...toolMessages, ...user, ...verbatim];
+  // Message members go on the user message, else the last tool message; with neither, they are
+  // all the client sent, and go back as it sent them.
   const target = user[0] ?? toolMessages.at(-1);
   if (target) assignMembers(target, fields);
-  else if (Object.keys(fields).length > 0) encoded.push({ role: message.role, ...fields });
+  else if (Object.keys(fields).length > 0) encoded.push(keptMessageOf({ role: message.role, ...fields }));
   return encoded;
 }
 
@@ -150,8 +169,8 @@ function encodeToolResult(
   part: ToolResultPart,
   path: string,
   context: ContentEncodeContext,
-  carried: JsonObject[],
-): JsonObject {
+  carried: OpenAIChatContentPart[],
+): OpenAIChatToolMessage {
   if (part.isError) context.losses.dropped(`${path}.isError`, 'tool messages have no error flag');
   const texts: Part[] = [];
   part.content.forEach((item, index) => {
@@ -166,7 +185,12 @@ function encodeToolResult(
   };
 }
 
-function carryFile(file: FilePart, path: string, context: ContentEncodeContext, carried: JsonObject[]): void {
+function carryFile(
+  file: FilePart,
+  path: string,
+  context: ContentEncodeContext,
+  carried: OpenAIChatContentPart[],
+): void {
   const encoded = encodeContentPart(file, path, context);
   if (!encoded) return;
   context.losses.coerced(path, 'tool messages hold text only: the file follows in a user message');
@@ -178,19 +202,21 @@ function carryFile(file: FilePart, path: string, context: ContentEncodeContext, 
  * field for reasoning, so reasoning parts are dropped (recorded), except those that came as
  * `reasoning_content` from a chat client, which DeepSeek-style upstreams take back.
  */
-function encodeAssistant(message: Message, parts: Located[], context: ContentEncodeContext): JsonObject[] {
+function encodeAssistant(
+  message: Message,
+  parts: Located[],
+  context: ContentEncodeContext,
+): OpenAIChatMessage[] {
   const { rest, fields } = takeMessageFields(parts);
-  const content: JsonObject[] = [];
-  const toolCalls: JsonObject[] = [];
+  const content: (OpenAIChatTextPart | OpenAIChatKept<'content-part'>)[] = [];
+  const toolCalls: OpenAIChatToolCall[] = [];
   const reasoning: string[] = [];
-  const verbatim: JsonObject[] = [];
+  const verbatim: OpenAIChatKept<'message'>[] = [];
   for (const { part, path } of rest) {
     switch (part.type) {
-      case 'text': {
-        const encoded = encodeContentPart(part, path, context);
-        if (encoded) content.push(encoded);
+      case 'text':
+        content.push(encodeTextPart(part, path, context));
         break;
-      }
       case 'reasoning':
         if (!partExtension(part).reasoningContent) {
           context.losses.dropped(
@@ -224,9 +250,9 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
         break;
       case 'raw': {
         const raw = readRawValue(part);
-        if (raw && 'contentPart' in raw) content.push(raw.contentPart);
+        if (raw && 'contentPart' in raw) content.push(keptContentPartOf(raw.contentPart));
         else if (raw && 'toolCall' in raw) toolCalls.push(raw.toolCall);
-        else if (raw && 'message' in raw) verbatim.push(raw.message);
+        else if (raw && 'message' in raw) verbatim.push(keptMessageOf(raw.message));
         else context.losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
         break;
       }
@@ -241,7 +267,7 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
     }
   }
   const empty = toolCalls.length > 0 || Object.keys(fields).length > 0 ? null : '';
-  const assistant: JsonObject = {
+  const assistant: OpenAIChatAssistantMessage = {
     role: 'assistant',
     content: content.length > 0 ? collapseContent(content) : empty,
     ...named(message.name),
@@ -252,7 +278,10 @@ function encodeAssistant(message: Message, parts: Located[], context: ContentEnc
   return [assistant, ...verbatim];
 }
 
-/** Separates the raw part holding message-level fields from the content. */
+/**
+ * Separates the raw part holding message-level fields from the content. The fields are what a chat
+ * client sent beside the members the canonical form names, so they stay untyped.
+ */
 function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonObject } {
   const rest: Located[] = [];
   const fields: JsonObject = {};
@@ -264,6 +293,6 @@ function takeMessageFields(parts: Located[]): { rest: Located[]; fields: JsonObj
   return { rest, fields };
 }
 
-function named(name: string | undefined): JsonObject {
+function named(name: string | undefined): { name?: string } {
   return name !== undefined ? { name } : {};
 }

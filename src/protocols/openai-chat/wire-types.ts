@@ -9,23 +9,63 @@ import type { JsonObject } from '../wire-json.js';
 import type { OpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import type { OpenAIChatUsage } from './convert-openai-chat-usage.js';
 
+declare const keptValue: unique symbol;
+
+/**
+ * A content part or message of this protocol that the canonical form keeps whole (a `refusal`
+ * part, a `function` message, kinds added to the API later), written back exactly as a chat client
+ * sent it. The brand keeps other objects out; `Kind` keeps a message out of `content`.
+ */
+export type OpenAIChatKept<Kind extends 'content-part' | 'message'> = JsonObject & {
+  readonly [keptValue]: Kind;
+};
+
+/** Marks a content part a chat client sent, kept whole, as one to write back as it came. */
+export function keptContentPartOf(value: JsonObject): OpenAIChatKept<'content-part'> {
+  return value as OpenAIChatKept<'content-part'>;
+}
+
+/** Marks a message a chat client sent, kept whole, as one to write back as it came. */
+export function keptMessageOf(value: JsonObject): OpenAIChatKept<'message'> {
+  return value as OpenAIChatKept<'message'>;
+}
+
+/** `PromptCacheBreakpoint` of every content part type. */
+export interface OpenAIChatPromptCacheBreakpoint {
+  mode: 'explicit';
+}
+
+/** `ChatCompletionContentPartText` */
+export interface OpenAIChatTextPart {
+  type: 'text';
+  text: string;
+  prompt_cache_breakpoint?: OpenAIChatPromptCacheBreakpoint;
+}
+
+/** `ChatCompletionContentPartImage` */
+export interface OpenAIChatImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+  prompt_cache_breakpoint?: OpenAIChatPromptCacheBreakpoint;
+}
+
+/** `ChatCompletionContentPartInputAudio` */
+export interface OpenAIChatAudioPart {
+  type: 'input_audio';
+  input_audio: { data: string; format: 'wav' | 'mp3' };
+  prompt_cache_breakpoint?: OpenAIChatPromptCacheBreakpoint;
+}
+
+/** `ChatCompletionContentPart.File` */
+export interface OpenAIChatFilePart {
+  type: 'file';
+  file: { file_data?: string; file_id?: string; filename?: string };
+  prompt_cache_breakpoint?: OpenAIChatPromptCacheBreakpoint;
+}
+
+/** `ChatCompletionContentPart` */
 export type OpenAIChatContentPart =
-  | { type: 'text'; text: string; prompt_cache_breakpoint?: { mode: 'explicit' } }
-  | {
-      type: 'image_url';
-      image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
-      prompt_cache_breakpoint?: { mode: 'explicit' };
-    }
-  | {
-      type: 'input_audio';
-      input_audio: { data: string; format: 'wav' | 'mp3' };
-      prompt_cache_breakpoint?: { mode: 'explicit' };
-    }
-  | {
-      type: 'file';
-      file: { file_data?: string; file_id?: string; filename?: string };
-      prompt_cache_breakpoint?: { mode: 'explicit' };
-    };
+  OpenAIChatTextPart | OpenAIChatImagePart | OpenAIChatAudioPart | OpenAIChatFilePart;
 
 /**
  * Which vendor issued a token in `reasoning_details`
@@ -63,17 +103,56 @@ export interface OpenAIChatFunctionToolCall {
 /** A tool call kept whole from a chat client (custom tools, future kinds). */
 export type OpenAIChatToolCall = OpenAIChatFunctionToolCall | JsonObject;
 
+/*
+ * Every message type has an index signature: members the canonical form has no name for
+ * (`refusal`, `audio`, `function_call`, other vendors' fields) are kept from a chat client and
+ * written back beside the typed ones, for a same-protocol round trip.
+ */
+
+/** `ChatCompletionSystemMessageParam` and `ChatCompletionDeveloperMessageParam` */
+export interface OpenAIChatSystemMessage {
+  role: 'system' | 'developer';
+  content: string | OpenAIChatTextPart[];
+  name?: string;
+  [kept: string]: unknown;
+}
+
+/** `ChatCompletionUserMessageParam` */
+export interface OpenAIChatUserMessage {
+  role: 'user';
+  content: string | (OpenAIChatContentPart | OpenAIChatKept<'content-part'>)[];
+  name?: string;
+  [kept: string]: unknown;
+}
+
+/** `ChatCompletionToolMessageParam` */
+export interface OpenAIChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string | OpenAIChatTextPart[];
+  [kept: string]: unknown;
+}
+
+/**
+ * `ChatCompletionAssistantMessageParam`, with DeepSeek's `reasoning_content`
+ * (https://api-docs.deepseek.com/guides/reasoning_model).
+ */
+export interface OpenAIChatAssistantMessage {
+  role: 'assistant';
+  content: string | (OpenAIChatTextPart | OpenAIChatKept<'content-part'>)[] | null;
+  name?: string;
+  reasoning_content?: string;
+  tool_calls?: OpenAIChatToolCall[];
+  [kept: string]: unknown;
+}
+
+/** `ChatCompletionMessageParam` */
 export type OpenAIChatMessage =
-  | { role: 'system' | 'developer'; content: string | OpenAIChatContentPart[] | JsonObject[]; name?: string }
-  | { role: 'user'; content: string | OpenAIChatContentPart[] | JsonObject[]; name?: string }
-  | { role: 'tool'; tool_call_id: string; content: string | OpenAIChatContentPart[] | JsonObject[] }
-  | {
-      role: 'assistant';
-      content: string | OpenAIChatContentPart[] | JsonObject[] | null;
-      name?: string;
-      reasoning_content?: string;
-      tool_calls?: OpenAIChatToolCall[];
-    };
+  | OpenAIChatSystemMessage
+  | OpenAIChatUserMessage
+  | OpenAIChatToolMessage
+  | OpenAIChatAssistantMessage
+  | OpenAIChatKept<'message'>;
 
 export interface OpenAIChatFunctionTool {
   type: 'function';
@@ -94,7 +173,7 @@ export type OpenAIChatResponseFormat =
 /** The request body for an upstream; fields only the client's own protocol knew ride in `JsonObject`. */
 export interface OpenAIChatRequest extends JsonObject {
   model: string;
-  messages: (OpenAIChatMessage | JsonObject)[];
+  messages: OpenAIChatMessage[];
   tools?: (OpenAIChatFunctionTool | JsonObject)[];
   tool_choice?: OpenAIChatToolChoice | JsonObject;
   parallel_tool_calls?: boolean;
