@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenient } from '../lenient-schema.js';
 
 /**
  * What the gateway reads of an Anthropic upstream's replies and stream events, after `Message` and
@@ -6,11 +7,6 @@ import { z } from 'zod';
  * the vendor adds later pass through, and a member of the wrong type reads as absent, never as a
  * failure (https://docs.anthropic.com/en/api/messages, .../build-with-claude/streaming).
  */
-
-/** A member that reads as absent when missing or of the wrong type. */
-function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
-}
 
 const text = lenient(z.string());
 /** Usage and server blocks are read by their own lenient readers. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenient } from '../lenient-schema.js';
 
 /**
  * What the gateway reads of a Gemini upstream's replies and stream chunks, after
@@ -7,11 +8,6 @@ import { z } from 'zod';
  * failure (https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse). Parts are
  * read one by one by `readGeminiPart`, usage by `convertGeminiUsage`.
  */
-
-/** A member that reads as absent when missing or of the wrong type. */
-function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
-}
 
 const text = lenient(z.string());
 const opaque = z.unknown().optional();

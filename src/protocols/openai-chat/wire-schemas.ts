@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenient, lenientArray } from '../lenient-schema.js';
 
 /**
  * What chat completions upstreams send, read leniently (STYLE rule 8): only the members the
@@ -7,15 +8,6 @@ import { z } from 'zod';
  * `ChatCompletion` and `ChatCompletionChunk` in openai/resources/chat/completions/completions.d.ts;
  * `reasoning_content` (DeepSeek, vLLM) and `reasoning` (OpenRouter) beside them.
  */
-
-function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
-}
-
-/** An array whose items of the wrong shape are dropped rather than failing the whole array. */
-function lenientArray<T extends z.ZodType>(item: T) {
-  return lenient(z.array(item.optional().catch(undefined)));
-}
 
 const functionCall = z.looseObject({
   name: lenient(z.string()),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lenient } from '../lenient-schema.js';
 
 /**
  * What Responses upstreams send, read leniently (STYLE rule 8): only the members the decoders
@@ -7,10 +8,6 @@ import { z } from 'zod';
  * `Response`, `ResponseUsage`, `ResponseOutputItem` and `ResponseStreamEvent` in
  * openai/resources/responses/responses.d.ts.
  */
-
-function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
-}
 
 /** `ResponseUsage`: input tokens include cached ones, output tokens include reasoning ones. */
 export const openAIResponsesUsageSchema = z.looseObject({
