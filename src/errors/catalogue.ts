@@ -167,6 +167,13 @@ export const catalogue = {
     en: (p) => `No available channel for model ${p.model} under group ${p.group} (distributor)`,
     'zh-CN': (p) => `分组 ${p.group} 下模型 ${p.model} 无可用渠道(distributor)`,
   },
+  endpoint_not_supported: {
+    status: 400,
+    code: 'invalid_request',
+    selection: true,
+    en: (p) => `channel does not support ${p.path}`,
+    'zh-CN': (p) => `channel does not support ${p.path}`,
+  },
   file_fetch_failed: {
     status: 500,
     code: 'convert_request_failed',

@@ -1,17 +1,21 @@
 import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
-import type { ProviderDescriptor } from './provider-descriptor.js';
+import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor.js';
 
 export const geminiProvider: ProviderDescriptor = {
   type: 'gemini',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   endpointTypes: ['gemini', 'openai'],
-  upstreamEndpoints: ['gemini-generate-content'],
+  upstreamEndpoints: [
+    'gemini-generate-content',
+    'gemini-embed-content',
+    'gemini-batch-embed-contents',
+    'gemini-predict',
+  ],
   probeEndpoint: 'gemini-generate-content',
   buildUrl({ baseUrl, endpoint, model, stream }) {
-    if (endpoint !== 'gemini-generate-content') return undefined;
-    // https://ai.google.dev/api/generate-content; `alt=sse` makes the stream server-sent events.
-    const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    const method = methodOf(endpoint, stream);
+    if (method === undefined) return undefined;
     return joinUpstreamUrl(
       baseUrl ?? geminiProvider.defaultBaseUrl,
       `/v1beta/${modelResourceName(model)}:${method}`,
@@ -26,6 +30,24 @@ export const geminiProvider: ProviderDescriptor = {
     });
   },
 };
+
+function methodOf(endpoint: UpstreamEndpoint, stream: boolean): string | undefined {
+  switch (endpoint) {
+    // https://ai.google.dev/api/generate-content; `alt=sse` makes the stream server-sent events.
+    case 'gemini-generate-content':
+      return stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    // https://ai.google.dev/api/embeddings
+    case 'gemini-embed-content':
+      return 'embedContent';
+    case 'gemini-batch-embed-contents':
+      return 'batchEmbedContents';
+    // https://ai.google.dev/gemini-api/docs/imagen (Imagen models answer `predict`)
+    case 'gemini-predict':
+      return 'predict';
+    default:
+      return undefined;
+  }
+}
 
 /** `gemini-2.5-flash` -> `models/gemini-2.5-flash`; a name given with its collection stays as it is. */
 function modelResourceName(model: string): string {

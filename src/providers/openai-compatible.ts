@@ -10,6 +10,9 @@ const paths: Partial<Record<UpstreamEndpoint, string>> = {
   'openai-responses-compact': '/v1/responses/compact',
   'openai-alpha-search': '/v1/alpha/search',
   'openai-images': '/v1/images/generations',
+  'openai-embeddings': '/v1/embeddings',
+  // https://jina.ai/reranker/ — the rerank API OpenAI-compatible vendors (Jina, vLLM, SiliconFlow) serve.
+  'jina-rerank': '/v1/rerank',
 };
 
 /** A vendor that speaks OpenAI's API with a Bearer key: one call per vendor file. */

@@ -23,9 +23,21 @@ export function probeRequestBody(
         contents: [{ role: 'user', parts: [{ text: prompt }] }],
         generationConfig: { maxOutputTokens: 1 },
       };
+    case 'openai-embeddings':
+      // https://platform.openai.com/docs/api-reference/embeddings/create
+      return { model, input: prompt };
+    case 'jina-rerank':
+      // https://jina.ai/reranker/
+      return { model, query: prompt, documents: [prompt], top_n: 1 };
+    case 'gemini-embed-content':
+      // https://ai.google.dev/api/embeddings#method:-models.embedcontent; the model is in the URL.
+      return { content: { parts: [{ text: prompt }] } };
+    // Nothing to probe cheaply: compaction needs a conversation, searches and images cost a call.
     case 'openai-responses-compact':
     case 'openai-alpha-search':
     case 'openai-images':
+    case 'gemini-batch-embed-contents':
+    case 'gemini-predict':
       return undefined;
     default: {
       const unknownEndpoint: never = endpoint;

@@ -11,8 +11,13 @@ export type UpstreamEndpoint =
   | 'openai-responses-compact'
   | 'openai-alpha-search'
   | 'openai-images'
+  | 'openai-embeddings'
+  | 'jina-rerank'
   | 'anthropic-messages'
-  | 'gemini-generate-content';
+  | 'gemini-generate-content'
+  | 'gemini-embed-content'
+  | 'gemini-batch-embed-contents'
+  | 'gemini-predict';
 
 export interface UpstreamUrlRequest {
   /** The channel's `base_url`; null: the vendor's public origin. */

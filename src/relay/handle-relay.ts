@@ -2,7 +2,6 @@ import type { Dispatcher } from 'undici';
 import type { Principal } from '../auth/principal.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger } from '../billing/balance-ledger.js';
-import { estimatePromptTokens } from '../billing/estimate-prompt-tokens.js';
 import { quotePreCharge } from '../billing/quote.js';
 import type { LiveSettings } from '../config/live-settings.js';
 import type { Language } from '../errors/catalogue.js';
@@ -14,13 +13,10 @@ import type { ChannelHealth } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutingCatalog } from '../routing/routing-catalog.js';
 import { attemptCandidates } from './attempt-candidates.js';
-import { createPlanner } from './plan.js';
 import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import { redactKeys } from '../providers/redact-keys.js';
 import { LossLog } from '../ir/loss.js';
-import { findProvider } from '../providers/registry.js';
-import { protocols } from '../protocols/registry.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 import { STREAM_HEADERS, type RelayResponse } from './relay-response.js';
 import { relayStream } from './relay-stream.js';
@@ -61,14 +57,13 @@ export interface RelayRequest {
 export async function handleRelay(services: RelayServices, request: RelayRequest): Promise<RelayResponse> {
   const { endpoint, principal, body } = request;
   const plan = preflight({ ...request, catalog: services.catalog });
-  const protocol = endpoint.protocol;
-  const candidates = protocol
-    ? plan.candidates.filter((channel) => findProvider(channel.type) !== undefined)
-    : [];
-  if (!protocol || candidates.length === 0) {
+  const { operation } = endpoint;
+  const candidates = operation ? operation.select(plan.candidates, plan.model) : [];
+  if (!operation || candidates.length === 0) {
+    if (endpoint.refusalPath)
+      throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
     throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
   }
-  const { passthrough } = protocols[protocol];
 
   const { key } = principal;
   const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
@@ -83,8 +78,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   }
 
   const settings = services.settings.get();
-  const stream = endpoint.stream ?? passthrough.isStream(body);
-  const estimatedInputTokens = estimatePromptTokens(body);
+  const stream = endpoint.stream ?? operation.isStream(body);
+  const price = operation.billingPrice(plan.price, settings);
+  const basis = operation.preCharge(body, settings);
+  const { estimatedInputTokens } = basis;
   const losses = new LossLog();
   const reservation = await services.ledger.reserve({
     requestId: request.requestId,
@@ -94,13 +91,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     userId: principal.user.id,
     keyId: key.id,
     keyCapped: !key.unlimitedQuota,
-    amount: quotePreCharge({
-      price: plan.price,
-      estimatedInputTokens,
-      outputCap: passthrough.outputCap(body) ?? settings.default_max_tokens,
-      calls: 1,
-      groupRatio: plan.groupRatio,
-    }),
+    amount: quotePreCharge({ price, ...basis, groupRatio: plan.groupRatio }),
   });
   const account = new RequestAccount(
     services,
@@ -110,7 +101,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       model: plan.model,
       endpoint: endpoint.name,
       stream,
-      price: plan.price,
+      price,
       groupRatio: plan.groupRatio,
       estimatedInputTokens,
       startedAt: request.startedAt,
@@ -122,17 +113,16 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const lifetime = services.tracker.begin(request.cancellation);
   let handedOver = false;
   try {
-    const planner = createPlanner({
-      clientProtocol: protocol,
+    const planner = operation.createPlanner({
       body,
       model: plan.model,
       requestedModel: plan.requestedModel,
       effort: plan.effort,
       stream,
-      clientWantsUsage: passthrough.wantsUsageEvents(body),
+      clientWantsUsage: operation.wantsUsageEvents(body),
       estimatedInputTokens,
       defaultMaxTokens: settings.default_max_tokens,
-      forwardedHeaders: pickHeaders(request.headers, passthrough.forwardedHeaders),
+      forwardedHeaders: pickHeaders(request.headers, operation.forwardedHeaders),
       query: request.query,
       files: {
         allowPrivate: settings.image_fetch_allow_private,
@@ -188,6 +178,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
           charged: true,
           reported: converted.usage,
           producedText: converted.producedText,
+          calls: converted.calls,
         });
         const contentType =
           result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
@@ -206,6 +197,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       }
     }
 
+    if (!result.plan.stream) throw new Error(`${endpoint.name} was planned without a stream transform`);
     handedOver = true;
     const chunks = relayStream({
       transform: result.plan.stream(),

@@ -25,11 +25,11 @@ export interface UpstreamPlan {
   /** The client's query string (same-protocol only), such as `beta=true`. */
   query: string;
   reply(): ReplyTransform;
-  stream(): StreamTransform;
+  /** Absent for operations that never stream. */
+  stream?(): StreamTransform;
 }
 
 export interface PlannerInput {
-  clientProtocol: ProtocolName;
   body: Record<string, unknown>;
   /** The public model (modifier stripped) and the model name as the client wrote it. */
   model: string;
@@ -55,9 +55,10 @@ const needsInlineFiles: ReadonlySet<ProtocolName> = new Set(['anthropic-messages
  * modifier is applied through the canonical form even on the same protocol.
  */
 export function createPlanner(
+  clientProtocol: ProtocolName,
   input: PlannerInput,
 ): (channel: RoutableChannel) => Promise<UpstreamPlan | undefined> {
-  const client = protocols[input.clientProtocol];
+  const client = protocols[clientProtocol];
   let canonical: CanonicalRequest | undefined;
   const decoded = () => {
     if (!canonical) {
@@ -107,7 +108,7 @@ export function createPlanner(
       };
     }
     const upstreamProtocol = provider.upstreamEndpoints.includes(client.upstreamEndpoint)
-      ? input.clientProtocol
+      ? clientProtocol
       : provider.upstreamEndpoints.map(protocolOfEndpoint).find((name) => name !== undefined);
     if (!upstreamProtocol) return undefined;
     const upstream = protocols[upstreamProtocol];

@@ -41,8 +41,11 @@ export function preflight(input: PreflightInput): RelayPlan {
   }
 
   const candidates = selectCandidates({ endpoint, principal, catalog, model });
-  if (candidates.length === 0)
+  if (candidates.length === 0) {
+    if (endpoint.refusalPath && modelHasChannels({ principal, catalog, model }))
+      throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
     throw new GatewayError('no_available_channel', { model, group: principal.group });
+  }
   input.onModelSelected();
 
   if (endpoint.requiredField && body[endpoint.requiredField] === undefined) {
@@ -59,6 +62,17 @@ export function preflight(input: PreflightInput): RelayPlan {
     price,
     groupRatio: catalog.groupRatio(principal.group),
   };
+}
+
+function modelHasChannels(options: {
+  principal: Principal;
+  catalog: RoutingCatalog;
+  model: string;
+}): boolean {
+  const { principal, catalog, model } = options;
+  if (principal.channelPin !== undefined)
+    return catalog.channel(principal.channelPin)?.models.includes(model) ?? false;
+  return catalog.channelsServing(model, principal.group).length > 0;
 }
 
 function selectCandidates(options: {

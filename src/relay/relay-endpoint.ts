@@ -1,7 +1,10 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ProtocolName } from '../protocols/protocol-codec.js';
 import type { ErrorShape } from '../http/request-context.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
+import { alphaSearchOperation } from './operations/alpha-search-operation.js';
+import { protocolOperation } from './operations/protocol-operation.js';
+import { responsesCompactOperation } from './operations/responses-compact-operation.js';
+import type { RelayOperation } from './relay-operation.js';
 
 /** One client-facing relay operation: where its model comes from, what it requires, who serves it. */
 export interface RelayEndpoint {
@@ -15,15 +18,20 @@ export interface RelayEndpoint {
   serves(channel: RoutableChannel): boolean;
   /** Endpoint-specific body rules that need no upstream. */
   validateBody(body: Record<string, unknown>): void;
-  /** The wire protocol of the body, when the gateway relays this endpoint. */
-  protocol?: ProtocolName | undefined;
+  /** How the gateway relays this endpoint; absent: no channel serves it. */
+  operation?: RelayOperation | undefined;
   /** Streaming decided by the path rather than the body (Gemini's two methods). */
   stream?: boolean | undefined;
+  /**
+   * The client path named in `channel does not support <path>`, the answer when the model's
+   * channels exist but none takes this endpoint; without it, that is `No available channel`.
+   */
+  refusalPath?: string | undefined;
 }
 
 const anyChannel = () => true;
 const noRules = () => undefined;
-const noChannelYet = () => false;
+const noChannel = () => false;
 const declaring = (type: string) => (channel: RoutableChannel) =>
   channel.endpointTypes.includes(type as never);
 
@@ -47,29 +55,40 @@ function checkImageCount(body: Record<string, unknown>): void {
 }
 
 export const relayEndpoints = {
-  chatCompletions: endpoint('chat-completions', { requiredField: 'messages', protocol: 'openai-chat' }),
-  responses: endpoint('responses', { protocol: 'openai-responses' }),
-  responsesCompact: endpoint('responses-compact', { serves: declaring('openai-response-compact') }),
-  alphaSearch: endpoint('alpha-search', { serves: declaring('openai-alpha-search') }),
+  chatCompletions: endpoint('chat-completions', {
+    requiredField: 'messages',
+    operation: protocolOperation('openai-chat'),
+  }),
+  responses: endpoint('responses', { operation: protocolOperation('openai-responses') }),
+  responsesCompact: endpoint('responses-compact', {
+    serves: declaring('openai-response-compact'),
+    operation: responsesCompactOperation,
+    refusalPath: '/v1/responses/compact',
+  }),
+  alphaSearch: endpoint('alpha-search', {
+    serves: declaring('openai-alpha-search'),
+    operation: alphaSearchOperation,
+    refusalPath: '/v1/alpha/search',
+  }),
   imageGenerations: endpoint('image-generations', { validateBody: checkImageCount }),
   messages: endpoint('messages', {
     errorShape: 'anthropic',
     requiredField: 'messages',
-    protocol: 'anthropic-messages',
+    operation: protocolOperation('anthropic-messages'),
   }),
   generateContent: endpoint('generate-content', {
     requiredField: 'contents',
-    protocol: 'gemini',
+    operation: protocolOperation('gemini'),
     stream: false,
   }),
   streamGenerateContent: endpoint('stream-generate-content', {
     requiredField: 'contents',
-    protocol: 'gemini',
+    operation: protocolOperation('gemini'),
     stream: true,
   }),
-  // No channel type relays these kinds yet; they answer `No available channel`.
-  embeddings: endpoint('embeddings', { serves: noChannelYet }),
-  rerank: endpoint('rerank', { serves: noChannelYet }),
-  audio: endpoint('audio', { serves: noChannelYet }),
-  video: endpoint('video', { serves: noChannelYet }),
+  embeddings: endpoint('embeddings', { serves: declaring('embeddings') }),
+  rerank: endpoint('rerank', { serves: declaring('jina-rerank') }),
+  // Not relayed: they answer `No available channel` (client-api 4.10).
+  audio: endpoint('audio', { serves: noChannel }),
+  video: endpoint('video', { serves: noChannel }),
 } satisfies Record<string, RelayEndpoint>;

@@ -40,6 +40,8 @@ export interface Completion {
   charged: boolean;
   reported?: Usage | undefined;
   producedText?: () => string;
+  /** Calls charged at `per_request`; 1 when absent. */
+  calls?: number | undefined;
   error?: string | null;
 }
 
@@ -88,7 +90,7 @@ export class RequestAccount {
         reported: completion.reported,
         estimatedInputTokens: facts.estimatedInputTokens,
         producedText: completion.producedText ?? (() => ''),
-        calls: 1,
+        calls: completion.calls ?? 1,
       });
       usage = resolved.usage;
       cost = quoteCost(facts.price, resolved.billable, facts.groupRatio);

@@ -10,6 +10,8 @@ export interface ReplyTransform {
     usage: Usage | undefined;
     /** Text, reasoning and tool arguments produced, for output the upstream did not count. */
     producedText: () => string;
+    /** Calls charged at `per_request` (images, searches); 1 when absent. */
+    calls?: number;
   };
 }
 

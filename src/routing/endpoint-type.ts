@@ -7,6 +7,8 @@ export const endpointTypes = [
   'anthropic',
   'gemini',
   'image-generation',
+  'embeddings',
+  'jina-rerank',
 ] as const;
 
 export type EndpointType = (typeof endpointTypes)[number];

@@ -1,0 +1,30 @@
+import type { UpstreamEndpoint } from '../../providers/provider-descriptor.js';
+import { findProvider } from '../../providers/registry.js';
+import type { RoutableChannel } from '../../routing/routing-catalog.js';
+import type { UpstreamPlan } from '../plan.js';
+import type { ReplyTransform } from '../transforms.js';
+
+/** A plan for an operation that never streams: one JSON body up, one JSON reply back. */
+export function jsonPlan(options: {
+  mode: UpstreamPlan['mode'];
+  endpoint: UpstreamEndpoint;
+  upstreamModel: string;
+  body: Record<string, unknown>;
+  reply: ReplyTransform;
+}): UpstreamPlan {
+  const { reply } = options;
+  return {
+    mode: options.mode,
+    endpoint: options.endpoint,
+    upstreamModel: options.upstreamModel,
+    body: options.body,
+    extraHeaders: {},
+    query: '',
+    reply: () => reply,
+  };
+}
+
+/** Whether the channel's upstream serves `endpoint` natively. */
+export function upstreamServes(channel: RoutableChannel, endpoint: UpstreamEndpoint): boolean {
+  return findProvider(channel.type)?.upstreamEndpoints.includes(endpoint) ?? false;
+}
