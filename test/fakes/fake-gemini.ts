@@ -1,13 +1,25 @@
+import type { FakeEndpoint } from './fake-endpoint.js';
 import {
   startFakeUpstream,
   type FakeUpstream,
   type FakeUpstreamOptions,
   type FakeVendor,
+  type RecordedRequest,
 } from './fake-upstream.js';
 import { geminiGenerateReply } from './gemini-generate-reply.js';
 import { validateGeminiRequest } from './validate-gemini-request.js';
 
-const generatePath = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const methodPath = /^\/v1beta\/models\/([^/:]+):([A-Za-z]+)$/;
+
+/** The model and method of a `/v1beta/models/{model}:{method}` path. */
+export function geminiTarget(request: RecordedRequest): { model: string; method: string } | undefined {
+  const match = methodPath.exec(request.path);
+  if (request.method !== 'POST' || !match) return undefined;
+  return { model: decodeURIComponent(match[1] ?? ''), method: match[2] ?? '' };
+}
+
+/** Methods other than generating content, by name. */
+const otherMethods = new Map<string, FakeEndpoint>([]);
 
 /**
  * `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`, keyed by
@@ -35,28 +47,29 @@ const geminiVendor: FakeVendor = {
     };
   },
   validate(request) {
-    const match = generatePath.exec(request.path);
-    if (request.method !== 'POST' || !match) return undefined;
-    return validateGeminiRequest(request.body, { model: decodeURIComponent(match[1] ?? '') });
+    const target = geminiTarget(request);
+    if (!target) return undefined;
+    if (isGenerateMethod(target.method)) return validateGeminiRequest(request.body, { model: target.model });
+    return otherMethods.get(target.method)?.validate(request.body, request);
   },
   streamErrorEvent(_request, message) {
     // A mid-stream error is a data chunk holding the usual error body.
     return `data: ${JSON.stringify({ error: { code: 503, message, status: 'UNAVAILABLE' } })}\r\n\r\n`;
   },
   reply(request, content, nextId) {
-    const match = generatePath.exec(request.path);
-    if (request.method !== 'POST' || !match) return undefined;
-    const stream = match[2] === 'streamGenerateContent';
+    const target = geminiTarget(request);
+    if (!target) return undefined;
+    if (!isGenerateMethod(target.method))
+      return otherMethods.get(target.method)?.reply(request, content, nextId);
+    const stream = target.method === 'streamGenerateContent';
     if (stream && request.query.get('alt') !== 'sse') return undefined;
-    return geminiGenerateReply({
-      request,
-      content,
-      nextId,
-      model: decodeURIComponent(match[1] ?? ''),
-      stream,
-    });
+    return geminiGenerateReply({ request, content, nextId, model: target.model, stream });
   },
 };
+
+function isGenerateMethod(method: string): boolean {
+  return method === 'generateContent' || method === 'streamGenerateContent';
+}
 
 const statuses: Record<number, string> = {
   400: 'INVALID_ARGUMENT',

@@ -4,12 +4,23 @@ import {
   type FakeUpstreamOptions,
   type FakeVendor,
 } from './fake-upstream.js';
+import { openaiAlphaSearch } from './openai-alpha-search.js';
 import { openaiChatReply } from './openai-chat-reply.js';
+import { openaiResponsesCompact } from './openai-responses-compact.js';
 import { openaiResponsesReply } from './openai-responses-reply.js';
+import type { FakeEndpoint } from './fake-endpoint.js';
 import { validateOpenAIChatRequest } from './validate-openai-chat-request.js';
 import { validateOpenAIResponsesRequest } from './validate-openai-responses-request.js';
 
-/** `POST /v1/chat/completions` and `POST /v1/responses`, Bearer auth; https://platform.openai.com/docs/api-reference */
+/** Every `POST` path the fake serves, Bearer auth; https://platform.openai.com/docs/api-reference */
+const endpoints = new Map<string, FakeEndpoint>([
+  ['/v1/chat/completions', { validate: validateOpenAIChatRequest, reply: openaiChatReply }],
+  ['/v1/responses', { validate: validateOpenAIResponsesRequest, reply: openaiResponsesReply }],
+  ['/v1/responses/compact', openaiResponsesCompact],
+  ['/v1/alpha/search', openaiAlphaSearch],
+]);
+
+/** The OpenAI API's endpoints (see `endpoints`). */
 export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   return startFakeUpstream(openaiVendor, options);
 }
@@ -34,9 +45,7 @@ const openaiVendor: FakeVendor = {
   },
   validate(request) {
     if (request.method !== 'POST') return undefined;
-    if (request.path === '/v1/chat/completions') return validateOpenAIChatRequest(request.body);
-    if (request.path === '/v1/responses') return validateOpenAIResponsesRequest(request.body);
-    return undefined;
+    return endpoints.get(request.path)?.validate(request.body, request);
   },
   streamErrorEvent(request, message) {
     // Chat streams carry `{"error": {...}}` as a data chunk; Responses streams an `error` event.
@@ -47,9 +56,7 @@ const openaiVendor: FakeVendor = {
   },
   reply(request, content, nextId) {
     if (request.method !== 'POST') return undefined;
-    if (request.path === '/v1/chat/completions') return openaiChatReply(request, content, nextId);
-    if (request.path === '/v1/responses') return openaiResponsesReply(request, content, nextId);
-    return undefined;
+    return endpoints.get(request.path)?.reply(request, content, nextId);
   },
 };
 

@@ -7,7 +7,7 @@
  *   fake.requests     // every request received, in order: { method, url, path, headers, body }
  *   fake.script(step, ...)   // queue behaviours, one per coming request; then normal replies again
  *     { type: 'reply', text?, thinking?, usage?, toolCall?, toolArguments?, toolCallCount?,
- *       interleaveToolCalls?, refusal?, delayMs?, chunkDelayMs? }
+ *       interleaveToolCalls?, refusal?, omitUsage?, delayMs?, chunkDelayMs? }
  *     { type: 'error', status: 429, message?, retryAfter?: 2 }  // vendor-shaped error body
  *     { type: 'reset' }                           // connection reset before any byte
  *     { type: 'reset-mid-stream', afterChunks: 2 } // headers and 2 chunks, then a reset
@@ -58,6 +58,8 @@ export interface ReplyOverrides {
   refusal?: boolean;
   /** Pause between stream chunks. */
   chunkDelayMs?: number;
+  /** Leave the usage block out of the reply, as some vendors and endpoints do. */
+  omitUsage?: boolean;
 }
 
 export type FakeStep = { delayMs?: number } & (
@@ -104,6 +106,7 @@ export interface ReplyContent {
   toolCallCount: number;
   interleaveToolCalls: boolean;
   refusal: boolean;
+  omitUsage: boolean;
 }
 
 export type FakeReply = { kind: 'json'; body: unknown } | { kind: 'sse'; events: string[] };
@@ -197,6 +200,7 @@ export async function startFakeUpstream(
       toolCallCount: step.toolCallCount ?? 1,
       interleaveToolCalls: step.interleaveToolCalls ?? false,
       refusal: step.refusal ?? false,
+      omitUsage: step.omitUsage ?? false,
     };
     const reply = vendor.reply(request, content, nextId);
     if (!reply)

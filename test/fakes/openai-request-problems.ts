@@ -199,3 +199,17 @@ function pythonTuple(items: readonly (string | number)[]): string {
   const written = items.map((item) => (typeof item === 'number' ? String(item) : `'${item}'`));
   return written.length === 1 ? `(${written[0]},)` : `(${written.join(', ')})`;
 }
+
+/** A member the endpoint does not take at all. */
+export function unknownParameter(param: string): RequestProblem {
+  return { message: `Unknown parameter: '${param}'.`, param, code: 'unknown_parameter' };
+}
+
+/** The first member of `body` outside `known`. */
+export function checkKnownMembers(
+  body: Record<string, unknown>,
+  known: ReadonlySet<string>,
+): RequestProblem | undefined {
+  const unknown = Object.keys(body).find((name) => !known.has(name));
+  return unknown === undefined ? undefined : unknownParameter(unknown);
+}

@@ -162,7 +162,7 @@ function emitSummary(
 }
 
 /** `ResponseUsage`: input tokens include cached ones, output tokens include reasoning ones. */
-function openaiResponsesUsage(usage: FakeUsage) {
+export function openaiResponsesUsage(usage: FakeUsage) {
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: usage.cachedTokens },

@@ -68,7 +68,7 @@ const roles = ['assistant', 'system', 'developer', 'user'];
 const inputPartTypes = ['input_text', 'input_image', 'input_file'];
 const outputPartTypes = ['output_text', 'refusal'];
 
-function checkInput(input: unknown, stored: boolean): RequestProblem | undefined {
+export function checkInput(input: unknown, stored: boolean): RequestProblem | undefined {
   if (input === undefined || input === null || typeof input === 'string') return undefined;
   if (!Array.isArray(input)) return invalidType('input', 'one of a string or array of objects', input);
   const callIds = new Set<string>();

@@ -347,6 +347,7 @@ describe('stream decoder: endings and leniency', () => {
         toolCallCount: 1,
         interleaveToolCalls: false,
         refusal: false,
+        omitUsage: false,
       },
       (prefix) => `${prefix}fake1`,
     );

@@ -29,6 +29,7 @@ function fakeReply(body: Record<string, unknown>, overrides: Partial<ReplyConten
       toolCallCount: 1,
       interleaveToolCalls: false,
       refusal: false,
+      omitUsage: false,
       ...overrides,
     },
     (prefix) => `${prefix}fake1`,

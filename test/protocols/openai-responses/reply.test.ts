@@ -147,6 +147,7 @@ describe('decodeReply: recorded replies, field by field', () => {
         toolCallCount: 1,
         interleaveToolCalls: false,
         refusal: false,
+        omitUsage: false,
       },
       (prefix) => `${prefix}fake1`,
     );
