@@ -3,6 +3,7 @@ import type { ErrorShape } from '../http/request-context.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { alphaSearchOperation } from './operations/alpha-search-operation.js';
 import { protocolOperation } from './operations/protocol-operation.js';
+import { rerankOperation } from './operations/rerank-operation.js';
 import { responsesCompactOperation } from './operations/responses-compact-operation.js';
 import type { RelayOperation } from './relay-operation.js';
 
@@ -54,6 +55,11 @@ function checkImageCount(body: Record<string, unknown>): void {
     throw new GatewayError('image_count_out_of_range');
 }
 
+/** A rerank needs documents to order as well as its query (admin-api section 6). */
+function requireDocuments(body: Record<string, unknown>): void {
+  if (body.documents === undefined) throw new GatewayError('field_required', { field: 'documents' });
+}
+
 export const relayEndpoints = {
   chatCompletions: endpoint('chat-completions', {
     requiredField: 'messages',
@@ -87,7 +93,12 @@ export const relayEndpoints = {
     stream: true,
   }),
   embeddings: endpoint('embeddings', { serves: declaring('embeddings') }),
-  rerank: endpoint('rerank', { serves: declaring('jina-rerank') }),
+  rerank: endpoint('rerank', {
+    serves: declaring('jina-rerank'),
+    operation: rerankOperation,
+    requiredField: 'query',
+    validateBody: requireDocuments,
+  }),
   // Not relayed: they answer `No available channel` (client-api 4.10).
   audio: endpoint('audio', { serves: noChannel }),
   video: endpoint('video', { serves: noChannel }),
