@@ -12,6 +12,8 @@ interface Listed {
   id: string;
   ownedBy: string;
   endpointTypes: string[];
+  /** `supportedGenerationMethods` of the Gemini format; default generateContent and its stream. */
+  geminiMethods?: string[];
 }
 
 const openaiTypes = ['openai', 'openai-response'];
@@ -34,7 +36,14 @@ const defaultGroupModels: Listed[] = [
   // Served by an anthropic channel of priority 10 and an openai channel of priority 0.
   { id: 'multi-model', ownedBy: 'anthropic', endpointTypes: ['anthropic', 'openai', 'openai-response'] },
   { id: 'o3', ownedBy: 'openai', endpointTypes: openaiTypes },
+  { id: 'reranker', ownedBy: 'openai', endpointTypes: ['jina-rerank'], geminiMethods: [] },
   { id: 'shared-model', ownedBy: 'anthropic', endpointTypes: anthropicTypes },
+  {
+    id: 'text-embedding-3-small',
+    ownedBy: 'openai',
+    endpointTypes: ['embeddings'],
+    geminiMethods: ['embedContent', 'batchEmbedContents'],
+  },
 ];
 
 const vipGroupModels: Listed[] = [
@@ -55,6 +64,8 @@ beforeAll(async () => {
     models: ['gpt-image-1'],
     endpoints: ['openai-response-compact', 'image-generation', 'openai'],
   });
+  await seedChannel(gw, { type: 'openai', models: ['text-embedding-3-small'], endpoints: ['embeddings'] });
+  await seedChannel(gw, { type: 'openai', models: ['reranker'], endpoints: ['jina-rerank'] });
   await seedChannel(gw, { type: 'openai', models: ['disabled-model', 'gpt-4o'], status: 'disabled' });
   await seedChannel(gw, { type: 'anthropic', models: ['auto-disabled-model'], status: 'auto_disabled' });
   await seedChannel(gw, { type: 'openai', models: ['vip-model'], groups: ['vip'] });
@@ -129,7 +140,7 @@ function expectGeminiList(response: ClientResponse, models: Listed[]): void {
       version: expect.any(String),
       displayName: model.id,
       description: expect.any(String),
-      supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+      supportedGenerationMethods: model.geminiMethods ?? ['generateContent', 'streamGenerateContent'],
     })),
   });
 }
