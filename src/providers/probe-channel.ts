@@ -1,6 +1,7 @@
 import { parseJson } from '../protocols/wire-json.js';
 import { request, type Dispatcher } from 'undici';
 import type { ChannelRecord } from '../store/channels-repository.js';
+import { chooseProbeEndpoint } from './choose-probe-endpoint.js';
 import { describeTransportError } from './describe-transport-error.js';
 import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
 import { mapUpstreamModel } from './map-upstream-model.js';
@@ -52,7 +53,7 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
   const key = options.key ?? (options.keyRotation ?? sharedKeyRotation).next(channel);
   if (key === undefined) return finish('channel has no keys');
   const model = mapUpstreamModel(channel, publicModel);
-  const endpoint = provider.probeEndpoint;
+  const endpoint = chooseProbeEndpoint(provider, channel.endpoints);
   const body = probeRequestBody(endpoint, model);
   const target = resolveUpstreamTarget({ provider, channel, endpoint, model, stream: false, key });
   if (!body || !target) return finish(`channel type "${channel.type}" cannot be tested`);

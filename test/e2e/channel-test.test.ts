@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import { startFakeGemini } from '../fakes/fake-gemini.js';
+import { startFakeJina } from '../fakes/fake-jina.js';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
@@ -40,6 +41,7 @@ async function createChannel(fields: {
   keys?: string[];
   models?: string[];
   model_mapping?: Record<string, string>;
+  endpoints?: string[];
 }): Promise<number> {
   const created = await gateway.admin<{ id: number }>('POST', '/channels', {
     name: `${fields.type} test channel`,
@@ -107,6 +109,37 @@ describe('POST /api/channels/{id}/test', () => {
       contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
       generationConfig: { maxOutputTokens: 1 },
     });
+  });
+
+  it('a rerank-only channel: one rerank of one document instead of a chat request', async () => {
+    const jina = await startFakeJina({ apiKey: upstreamKey });
+    try {
+      const id = await createChannel({ type: 'openai', base_url: jina.origin, endpoints: ['jina-rerank'] });
+      expect(await testChannel(id)).toEqual({ ok: true, latency_ms: expect.any(Number), error: null });
+      expect(jina.requests).toHaveLength(1);
+      expect(jina.requests[0]).toMatchObject({
+        url: '/v1/rerank',
+        headers: { authorization: `Bearer ${upstreamKey}` },
+      });
+      expect(jina.requests[0]?.body).toEqual({
+        model: 'upstream-model',
+        query: 'hi',
+        documents: ['hi'],
+        top_n: 1,
+      });
+    } finally {
+      await jina.close();
+    }
+  });
+
+  it('a channel declaring a conversational type besides rerank keeps the chat probe', async () => {
+    const id = await createChannel({
+      type: 'openai',
+      base_url: fakes.openai.origin,
+      endpoints: ['jina-rerank', 'openai'],
+    });
+    expect((await testChannel(id)).ok).toBe(true);
+    expect(fakes.openai.requests[0]?.url).toBe('/v1/chat/completions');
   });
 
   it('an unmapped first model goes upstream under its own name', async () => {
