@@ -26,6 +26,8 @@ const channelFields = {
   weight: z.number().int().min(0),
   endpoints: z.array(z.string().refine(isEndpointType, 'is not a known endpoint type')).nullable(),
   status: z.enum(['enabled', 'disabled', 'auto_disabled']),
+  // Checked against the type's own schema once the type is known (validate-channel-config.ts).
+  config: z.record(z.string(), z.unknown()),
 };
 
 export const CHANNEL_READ_ONLY_FIELDS = ['id', 'created_at'] as const;
@@ -39,6 +41,7 @@ export const createChannelSchema = z.strictObject({
   weight: channelFields.weight.default(1),
   endpoints: channelFields.endpoints.default(null),
   status: channelFields.status.default('enabled'),
+  config: channelFields.config.default({}),
 });
 
 /** Built without defaults: zod applies a field's default even inside `.partial()`. */

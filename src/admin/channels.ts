@@ -9,6 +9,7 @@ import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { parseListQuery } from './parse-query.js';
 import { serializeChannel } from './serialize-channel.js';
+import { validateChannelConfig } from './validate-channel-config.js';
 import { serializeChannelHealth } from './serialize-channel-health.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -35,6 +36,7 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
   app.post('/channels', async (request, reply) => {
     const body = parseBody(request.body, createChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
     const { name, type, keys, models, groups, priority, weight, endpoints, status } = body;
+    const config = validateChannelConfig({ type, config: body.config });
     const channel = await channels.create({
       name,
       type,
@@ -47,15 +49,24 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
       weight,
       endpoints,
       status,
+      config,
     });
     await services.changes.publish('channels');
     return reply.code(201).send(serializeChannel(channel));
   });
 
   app.patch('/channels/:id', async (request) => {
-    const id = (await findChannel(request.params)).id;
+    const stored = await findChannel(request.params);
     const body = parseBody(request.body, updateChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
-    const channel = await channels.update(id, toChannelChanges(body));
+    const changes = toChannelChanges(body);
+    // A new type or a new config is checked as the channel will be: the other one as stored.
+    if (body.type !== undefined || body.config !== undefined)
+      changes.config = validateChannelConfig({
+        type: body.type ?? stored.type,
+        config: body.config ?? stored.config,
+      });
+    const id = stored.id;
+    const channel = await channels.update(id, changes);
     if (!channel) throw notFound('channel', id);
     await services.changes.publish('channels');
     return serializeChannel(channel);

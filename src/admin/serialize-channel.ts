@@ -17,6 +17,7 @@ export function serializeChannel(channel: ChannelRecord) {
     weight: channel.weight,
     endpoints: channel.endpoints,
     status: channel.status,
+    config: channel.config,
     created_at: channel.createdAt,
   };
 }

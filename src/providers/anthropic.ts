@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
 import type { ProviderDescriptor } from './provider-descriptor.js';
@@ -8,6 +9,7 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export const anthropicProvider: ProviderDescriptor = {
   type: 'anthropic',
   defaultBaseUrl: 'https://api.anthropic.com',
+  configSchema: z.strictObject({}),
   endpointTypes: ['anthropic', 'openai'],
   upstreamEndpoints: ['anthropic-messages'],
   probeEndpoint: 'anthropic-messages',

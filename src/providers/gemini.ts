@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
 import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor.js';
@@ -5,6 +6,7 @@ import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor
 export const geminiProvider: ProviderDescriptor = {
   type: 'gemini',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  configSchema: z.strictObject({}),
   endpointTypes: ['gemini', 'openai'],
   upstreamEndpoints: [
     'gemini-generate-content',

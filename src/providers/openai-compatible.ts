@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { EndpointType } from '../routing/endpoint-type.js';
 import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
@@ -27,6 +28,7 @@ export function createOpenAICompatibleProvider(options: {
   return {
     type: options.type,
     defaultBaseUrl: options.defaultBaseUrl,
+    configSchema: z.strictObject({}),
     endpointTypes: options.endpointTypes,
     upstreamEndpoints,
     probeEndpoint: 'openai-chat',

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { EndpointType } from '../routing/endpoint-type.js';
+import type { ChannelConfig } from '../store/channels-repository.js';
 
 /**
  * A wire endpoint an upstream serves itself, named after the protocol folder that speaks it.
@@ -44,6 +46,11 @@ export interface ProviderDescriptor {
   type: string;
   /** The vendor's public origin, used when a channel sets no `base_url`. */
   defaultBaseUrl: string;
+  /**
+   * The channel `config` this type takes (admin-api section 5): a strict object, so an unknown
+   * member is refused, with the type's defaults filled in.
+   */
+  configSchema: z.ZodType<ChannelConfig>;
   /** Endpoint types a channel of this type serves unless its `endpoints` field says otherwise (admin-api section 4). */
   endpointTypes: readonly EndpointType[];
   /** Wire endpoints the upstream serves natively. */

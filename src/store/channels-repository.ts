@@ -18,8 +18,12 @@ export interface ChannelRecord {
   weight: number;
   endpoints: string[] | null;
   status: ChannelStatus;
+  /** The upstream type's own settings (admin-api section 5), validated by its provider. */
+  config: ChannelConfig;
   createdAt: number;
 }
+
+export type ChannelConfig = Record<string, unknown>;
 
 export type NewChannel = Omit<ChannelRecord, 'id' | 'createdAt'>;
 export type ChannelChanges = Partial<NewChannel>;
@@ -107,6 +111,7 @@ function toColumns(channel: ChannelChanges) {
       endpoints: channel.endpoints && JSON.stringify(channel.endpoints),
     }),
     ...(channel.status !== undefined && { status: channel.status }),
+    ...(channel.config !== undefined && { config: JSON.stringify(channel.config) }),
   } as Omit<ChannelsTable, 'id' | 'created_at'>;
 }
 
@@ -124,6 +129,7 @@ function toChannel(row: Selectable<ChannelsTable>): ChannelRecord {
     weight: row.weight,
     endpoints: readNullableJsonColumn<string[]>(row.endpoints, 'channels.endpoints'),
     status: row.status as ChannelStatus,
+    config: readJsonColumn<ChannelConfig>(row.config, 'channels.config'),
     createdAt: Number(row.created_at),
   };
 }

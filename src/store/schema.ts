@@ -51,6 +51,8 @@ export interface ChannelsTable {
   endpoints: string | null;
   status: string;
   created_at: number;
+  /** JSON object; rows from before the column have its default, `{}`. */
+  config: string;
 }
 
 export interface PricesTable {

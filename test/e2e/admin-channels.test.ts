@@ -50,6 +50,7 @@ describe('channels', () => {
       weight: 1,
       endpoints: null,
       status: 'enabled',
+      config: {},
       created_at: expect.any(Number),
     });
     expect(response.body.created_at).toBeGreaterThanOrEqual(before);
@@ -78,6 +79,7 @@ describe('channels', () => {
       weight: 0,
       endpoints: ['anthropic', 'openai', 'image-generation'],
       status: 'auto_disabled',
+      config: {},
     };
     const created = await createChannel(fields);
     expect(created).toEqual({
@@ -240,6 +242,8 @@ describe('channels', () => {
       ['a negative weight', { ...required, weight: -1 }, 'weight'],
       ['an unknown endpoint type', { ...required, endpoints: ['openai', 'fax'] }, 'endpoints[1]'],
       ['an unknown status', { ...required, status: 'paused' }, 'status'],
+      ['a config that is not an object', { ...required, config: 'eu' }, 'config'],
+      ['a config member the type does not take', { ...required, config: { region: 'eu' } }, 'config.region'],
       ['an unknown field', { ...required, region: 'eu' }, 'region'],
       ['the read-only id', { ...required, id: 7 }, 'id'],
       ['the read-only created_at', { ...required, created_at: 7 }, 'created_at'],
@@ -253,7 +257,8 @@ describe('channels', () => {
       ['an empty keys list', { keys: [] }, 'keys'],
       ['a null name', { name: null }, 'name'],
       ['a null keys list', { keys: null }, 'keys'],
-      ['an unknown type', { type: 'ollama' }, 'type'],
+      ['an unknown type', { type: 'fax-machine' }, 'type'],
+      ['a config member the type does not take', { config: { api_version: 'v1' } }, 'config.api_version'],
       ['an unknown field', { colour: 'red' }, 'colour'],
       ['the read-only id', { id: 1 }, 'id'],
     ])('rejects %s on update', async (_label, body, field) => {

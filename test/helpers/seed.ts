@@ -112,6 +112,7 @@ export async function seedChannel(
     priority: 0,
     weight: 1,
     endpoints: null,
+    config: {},
     status: 'enabled',
     ...overrides,
   });

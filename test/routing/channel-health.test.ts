@@ -35,6 +35,7 @@ async function setup(
     priority: 0,
     weight: 1,
     endpoints: null,
+    config: {},
     status: 'enabled',
     ...options.channel,
   });

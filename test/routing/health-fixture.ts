@@ -52,6 +52,7 @@ export function channelRecord(changes: Partial<ChannelRecord> = {}): ChannelReco
     priority: 0,
     weight: 1,
     endpoints: null,
+    config: {},
     status: 'enabled',
     createdAt: 0,
     ...changes,

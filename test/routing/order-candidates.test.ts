@@ -14,6 +14,7 @@ const channel = (id: number, priority: number, weight: number): RoutableChannel 
   priority,
   weight,
   endpoints: null,
+  config: {},
   status: 'enabled',
   createdAt: 0,
   endpointTypes: ['openai'],

@@ -38,6 +38,7 @@ describe.runIf(redisUrl)('health shared through Redis', () => {
                   priority: 0,
                   weight: 1,
                   endpoints: null,
+                  config: {},
                   status: 'enabled' as const,
                   createdAt: 0,
                 }

@@ -162,6 +162,7 @@ describe.each(storeVariants())('store on $name', (variant) => {
       priority: 10,
       weight: 3,
       endpoints: null,
+      config: {},
       status: 'enabled',
     });
     expect(await repositories.channels.find(channel.id)).toEqual(channel);

@@ -27,6 +27,7 @@ function channel(type: keyof typeof fakes, changes: Partial<ChannelRecord> = {})
     priority: 0,
     weight: 1,
     endpoints: null,
+    config: {},
     status: 'enabled',
     createdAt: 0,
     ...changes,
