@@ -17,7 +17,8 @@ const channelFields = {
     .string()
     .refine((type) => providerTypes.includes(type), `must be one of ${providerTypes.join(', ')}`),
   base_url: httpUrl.nullable(),
-  keys: z.array(z.string().min(1).max(8192)).min(1),
+  // At least one unless the type runs without a key (validate-channel-transport.ts).
+  keys: z.array(z.string().min(1).max(16384)),
   models: z.array(publicModelId),
   // Upstream ids may hold '@' (Vertex AI names versions `model@date`); only the public side may not.
   model_mapping: z.record(publicModelId, nonEmptyText),

@@ -9,7 +9,7 @@ import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { parseListQuery } from './parse-query.js';
 import { serializeChannel } from './serialize-channel.js';
-import { validateChannelConfig } from './validate-channel-config.js';
+import { validateChannelTransport } from './validate-channel-transport.js';
 import { serializeChannelHealth } from './serialize-channel-health.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -36,7 +36,7 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
   app.post('/channels', async (request, reply) => {
     const body = parseBody(request.body, createChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
     const { name, type, keys, models, groups, priority, weight, endpoints, status } = body;
-    const config = validateChannelConfig({ type, config: body.config });
+    const config = validateChannelTransport({ type, config: body.config, baseUrl: body.base_url, keys });
     const channel = await channels.create({
       name,
       type,
@@ -59,11 +59,13 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
     const stored = await findChannel(request.params);
     const body = parseBody(request.body, updateChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
     const changes = toChannelChanges(body);
-    // A new type or a new config is checked as the channel will be: the other one as stored.
-    if (body.type !== undefined || body.config !== undefined)
-      changes.config = validateChannelConfig({
+    // The type's fields are checked as the channel will be: changed ones as given, others as stored.
+    if ([body.type, body.config, body.base_url, body.keys].some((field) => field !== undefined))
+      changes.config = validateChannelTransport({
         type: body.type ?? stored.type,
         config: body.config ?? stored.config,
+        baseUrl: body.base_url === undefined ? stored.baseUrl : body.base_url,
+        keys: body.keys ?? stored.keys,
       });
     const id = stored.id;
     const channel = await channels.update(id, changes);

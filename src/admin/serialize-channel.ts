@@ -8,7 +8,7 @@ export function serializeChannel(channel: ChannelRecord) {
     id: channel.id,
     name: channel.name,
     type: channel.type,
-    base_url: channel.baseUrl ?? findProvider(channel.type)?.defaultBaseUrl ?? null,
+    base_url: channel.baseUrl ?? findProvider(channel.type)?.defaultBaseUrl(channel.config) ?? null,
     keys: channel.keys.map(maskSecret),
     models: channel.models,
     model_mapping: channel.modelMapping,

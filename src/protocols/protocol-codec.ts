@@ -4,7 +4,13 @@ import type { CanonicalRequest } from '../ir/request.js';
 import type { StreamEvent } from '../ir/stream-event.js';
 import type { SseEvent } from './sse/sse-event-reader.js';
 
-export type ProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+export type ProtocolName = ClientProtocolName | UpstreamOnlyProtocolName;
+
+/** Protocols that clients speak too: each has a client endpoint and a passthrough. */
+export type ClientProtocolName = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+
+/** Protocols only upstreams speak: no client endpoint, so nothing is ever passed through to them. */
+export type UpstreamOnlyProtocolName = 'bedrock-converse';
 
 export interface DecodeRequestContext {
   losses: LossLog;

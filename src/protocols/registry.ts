@@ -1,6 +1,7 @@
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import { anthropicMessagesCodec } from './anthropic-messages/codec.js';
 import { anthropicMessagesPassthrough } from './anthropic-messages/passthrough.js';
+import { bedrockConverseCodec } from './bedrock-converse/codec.js';
 import { geminiCodec } from './gemini/codec.js';
 import { geminiPassthrough } from './gemini/passthrough.js';
 import { openAIChatCodec } from './openai-chat/codec.js';
@@ -8,13 +9,24 @@ import { openAIChatPassthrough } from './openai-chat/passthrough.js';
 import { openAIResponsesCodec } from './openai-responses/codec.js';
 import { openAIResponsesPassthrough } from './openai-responses/passthrough.js';
 import type { PassthroughCodec } from './passthrough-codec.js';
-import type { ProtocolCodec, ProtocolName } from './protocol-codec.js';
+import type { ClientProtocolName, ProtocolCodec, ProtocolName } from './protocol-codec.js';
 
-/** Every wire protocol: its codec, its passthrough, and the upstream endpoint that speaks it. */
-export const protocols: Record<
-  ProtocolName,
-  { codec: ProtocolCodec; passthrough: PassthroughCodec; upstreamEndpoint: UpstreamEndpoint }
-> = {
+interface ProtocolEntry {
+  codec: ProtocolCodec;
+  upstreamEndpoint: UpstreamEndpoint;
+}
+
+/** A protocol clients speak: a request in it may pass through to an upstream of the same protocol. */
+interface ClientProtocolEntry extends ProtocolEntry {
+  passthrough: PassthroughCodec;
+}
+
+type EntryOf<Name extends ProtocolName> = Name extends ClientProtocolName
+  ? ClientProtocolEntry
+  : ProtocolEntry;
+
+/** Every wire protocol: its codec, its passthrough (client protocols), and the upstream endpoint that speaks it. */
+export const protocols: { [Name in ProtocolName]: EntryOf<Name> } = {
   'openai-chat': {
     codec: openAIChatCodec,
     passthrough: openAIChatPassthrough,
@@ -31,6 +43,8 @@ export const protocols: Record<
     upstreamEndpoint: 'anthropic-messages',
   },
   gemini: { codec: geminiCodec, passthrough: geminiPassthrough, upstreamEndpoint: 'gemini-generate-content' },
+  // Only upstreams speak it: nothing ever passes through to it.
+  'bedrock-converse': { codec: bedrockConverseCodec, upstreamEndpoint: 'bedrock-converse' },
 };
 
 /** The protocol an upstream endpoint speaks, when the gateway has a codec for it. */

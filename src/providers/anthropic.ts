@@ -8,15 +8,14 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 
 export const anthropicProvider: ProviderDescriptor = {
   type: 'anthropic',
-  defaultBaseUrl: 'https://api.anthropic.com',
+  defaultBaseUrl: () => 'https://api.anthropic.com',
   configSchema: z.strictObject({}),
-  endpointTypes: ['anthropic', 'openai'],
-  upstreamEndpoints: ['anthropic-messages'],
-  probeEndpoint: 'anthropic-messages',
-  buildUrl({ baseUrl, endpoint }) {
+  endpointTypes: () => ['anthropic', 'openai'],
+  upstreamEndpoints: () => ['anthropic-messages'],
+  buildUrl({ origin, endpoint }) {
     if (endpoint !== 'anthropic-messages') return undefined;
     // https://docs.anthropic.com/en/api/messages
-    return joinUpstreamUrl(baseUrl ?? anthropicProvider.defaultBaseUrl, '/v1/messages');
+    return joinUpstreamUrl(origin, '/v1/messages');
   },
   buildHeaders({ key, extraHeaders }) {
     return mergeUpstreamHeaders({

@@ -1,4 +1,5 @@
 import type { EndpointType } from '../routing/endpoint-type.js';
+import type { ChannelConfig } from '../store/channels-repository.js';
 import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor.js';
 
 const conversational: ReadonlySet<string> = new Set(['openai', 'openai-response', 'anthropic', 'gemini']);
@@ -10,19 +11,24 @@ const probesByType: readonly [EndpointType, readonly UpstreamEndpoint[]][] = [
 ];
 
 /**
- * Where the channel test sends its request: the provider's conversational probe, unless the
+ * Where the channel test sends its request: the upstream's own protocol for the model, unless the
  * channel's `endpoints` declare no conversation at all (an embedding or rerank deployment, whose
- * models would refuse a chat request).
+ * models would refuse a chat request). Undefined when the upstream serves nothing for the model.
  */
-export function chooseProbeEndpoint(
-  provider: ProviderDescriptor,
-  declared: readonly string[] | null,
-): UpstreamEndpoint {
-  if (declared === null || declared.some((type) => conversational.has(type))) return provider.probeEndpoint;
+export function chooseProbeEndpoint(options: {
+  provider: ProviderDescriptor;
+  declared: readonly string[] | null;
+  /** The upstream's name of the model probed. */
+  model: string;
+  config: ChannelConfig;
+}): UpstreamEndpoint | undefined {
+  const served = options.provider.upstreamEndpoints(options.model, options.config);
+  const { declared } = options;
+  if (declared === null || declared.some((type) => conversational.has(type))) return served[0];
   for (const [type, endpoints] of probesByType) {
     if (!declared.includes(type)) continue;
-    const served = endpoints.find((endpoint) => provider.upstreamEndpoints.includes(endpoint));
-    if (served) return served;
+    const probe = endpoints.find((endpoint) => served.includes(endpoint));
+    if (probe) return probe;
   }
-  return provider.probeEndpoint;
+  return served[0];
 }

@@ -3,25 +3,23 @@ import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
 import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor.js';
 
+const GEMINI_ENDPOINTS: readonly UpstreamEndpoint[] = [
+  'gemini-generate-content',
+  'gemini-embed-content',
+  'gemini-batch-embed-contents',
+  'gemini-predict',
+];
+
 export const geminiProvider: ProviderDescriptor = {
   type: 'gemini',
-  defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  defaultBaseUrl: () => 'https://generativelanguage.googleapis.com',
   configSchema: z.strictObject({}),
-  endpointTypes: ['gemini', 'openai'],
-  upstreamEndpoints: [
-    'gemini-generate-content',
-    'gemini-embed-content',
-    'gemini-batch-embed-contents',
-    'gemini-predict',
-  ],
-  probeEndpoint: 'gemini-generate-content',
-  buildUrl({ baseUrl, endpoint, model, stream }) {
+  endpointTypes: () => ['gemini', 'openai'],
+  upstreamEndpoints: () => GEMINI_ENDPOINTS,
+  buildUrl({ origin, endpoint, model, stream }) {
     const method = methodOf(endpoint, stream);
     if (method === undefined) return undefined;
-    return joinUpstreamUrl(
-      baseUrl ?? geminiProvider.defaultBaseUrl,
-      `/v1beta/${modelResourceName(model)}:${method}`,
-    );
+    return joinUpstreamUrl(origin, `/v1beta/${modelResourceName(model)}:${method}`);
   },
   buildHeaders({ key, extraHeaders }) {
     return mergeUpstreamHeaders({

@@ -4,17 +4,19 @@ import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
 import type { ProviderDescriptor, UpstreamEndpoint } from './provider-descriptor.js';
 
-// https://platform.openai.com/docs/api-reference
+// https://platform.openai.com/docs/api-reference, after the API version (`/v1`)
 const paths: Partial<Record<UpstreamEndpoint, string>> = {
-  'openai-chat': '/v1/chat/completions',
-  'openai-responses': '/v1/responses',
-  'openai-responses-compact': '/v1/responses/compact',
-  'openai-alpha-search': '/v1/alpha/search',
-  'openai-images': '/v1/images/generations',
-  'openai-embeddings': '/v1/embeddings',
+  'openai-chat': '/chat/completions',
+  'openai-responses': '/responses',
+  'openai-responses-compact': '/responses/compact',
+  'openai-alpha-search': '/alpha/search',
+  'openai-images': '/images/generations',
+  'openai-embeddings': '/embeddings',
   // https://jina.ai/reranker/ — the rerank API OpenAI-compatible vendors (Jina, vLLM, SiliconFlow) serve.
-  'jina-rerank': '/v1/rerank',
+  'jina-rerank': '/rerank',
 };
+
+export const OPENAI_COMPATIBLE_ENDPOINTS = Object.keys(paths) as UpstreamEndpoint[];
 
 /** A vendor that speaks OpenAI's API with a Bearer key: one call per vendor file. */
 export function createOpenAICompatibleProvider(options: {
@@ -22,28 +24,39 @@ export function createOpenAICompatibleProvider(options: {
   defaultBaseUrl: string;
   endpointTypes: readonly EndpointType[];
   upstreamEndpoints?: readonly UpstreamEndpoint[];
+  /** Local servers (Ollama, vLLM) run without a key; none is sent then. */
+  keyOptional?: boolean;
+  /** The API version segment before every path; `/v1` unless the vendor's differs (Zhipu: `/v4`). */
+  versionPath?: string;
 }): ProviderDescriptor {
-  const upstreamEndpoints = options.upstreamEndpoints ?? (Object.keys(paths) as UpstreamEndpoint[]);
+  const versionPath = options.versionPath ?? '/v1';
+  const upstreamEndpoints = options.upstreamEndpoints ?? OPENAI_COMPATIBLE_ENDPOINTS;
   const served = new Set(upstreamEndpoints);
   return {
     type: options.type,
-    defaultBaseUrl: options.defaultBaseUrl,
+    defaultBaseUrl: () => options.defaultBaseUrl,
     configSchema: z.strictObject({}),
-    endpointTypes: options.endpointTypes,
-    upstreamEndpoints,
-    probeEndpoint: 'openai-chat',
-    buildUrl({ baseUrl, endpoint }) {
+    keyOptional: options.keyOptional ?? false,
+    endpointTypes: () => options.endpointTypes,
+    upstreamEndpoints: () => upstreamEndpoints,
+    buildUrl({ origin, endpoint }) {
       const path = paths[endpoint];
       if (!path || !served.has(endpoint)) return undefined;
-      return joinUpstreamUrl(baseUrl ?? options.defaultBaseUrl, path);
+      return joinUpstreamUrl(withoutTrailing(origin, versionPath), versionPath + path);
     },
     buildHeaders({ key, extraHeaders }) {
       return mergeUpstreamHeaders({
         defaults: { 'content-type': 'application/json' },
         extra: extraHeaders,
         // https://platform.openai.com/docs/api-reference/authentication
-        credentials: { authorization: `Bearer ${key}` },
+        credentials: key === '' ? {} : { authorization: `Bearer ${key}` },
       });
     },
   };
+}
+
+/** A base URL given with the vendor's own version segment is not doubled (`/v4` then `/v4/...`). */
+function withoutTrailing(origin: string, segment: string): string {
+  const trimmed = origin.trim().replace(/\/+$/, '');
+  return trimmed.toLowerCase().endsWith(segment) ? trimmed.slice(0, -segment.length) : trimmed;
 }

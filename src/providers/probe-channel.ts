@@ -10,7 +10,7 @@ import { readBoundedBody } from './read-bounded-body.js';
 import { redactKeys } from './redact-keys.js';
 import { readUpstreamErrorMessage } from './read-upstream-error-message.js';
 import { findProvider } from './registry.js';
-import { resolveUpstreamTarget } from './upstream-target.js';
+import { prepareUpstreamCall, type UpstreamCallPlan } from './prepare-upstream-call.js';
 import { upstreamDispatcher } from './upstream-dispatcher.js';
 
 export interface ProbeResult {
@@ -50,22 +50,47 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
   if (!provider) return finish(`unknown channel type "${channel.type}"`);
   const publicModel = channel.models[0];
   if (publicModel === undefined) return finish('channel has no models');
-  const key = options.key ?? (options.keyRotation ?? sharedKeyRotation).next(channel);
+  const key =
+    options.key ??
+    (options.keyRotation ?? sharedKeyRotation).next(channel) ??
+    (provider.keyOptional ? '' : undefined);
   if (key === undefined) return finish('channel has no keys');
   const model = mapUpstreamModel(channel, publicModel);
-  const endpoint = chooseProbeEndpoint(provider, channel.endpoints);
-  const body = probeRequestBody(endpoint, model);
-  const target = resolveUpstreamTarget({ provider, channel, endpoint, model, stream: false, key });
-  if (!body || !target) return finish(`channel type "${channel.type}" cannot be tested`);
-  if (!isHttpUrl(target.url)) return finish(`invalid base_url: ${target.url}`);
+  const endpoint = chooseProbeEndpoint({
+    provider,
+    declared: channel.endpoints,
+    model,
+    config: channel.config,
+  });
+  const body = endpoint && probeRequestBody(endpoint, model);
+  if (!endpoint || !body) return finish(`channel type "${channel.type}" cannot be tested`);
 
   const signal = AbortSignal.timeout(options.timeoutMs);
+  const dispatcher = options.dispatcher ?? upstreamDispatcher();
   try {
-    const response = await request(target.url, {
+    let call: UpstreamCallPlan | undefined;
+    try {
+      call = await prepareUpstreamCall({
+        provider,
+        channel,
+        endpoint,
+        model,
+        stream: false,
+        key,
+        body,
+        signal,
+        dispatcher,
+      });
+    } catch (error) {
+      return finish(`credentials: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!call) return finish(`channel type "${channel.type}" cannot be tested`);
+    if (!isHttpUrl(call.url)) return finish(`invalid base_url: ${call.url}`);
+    const response = await request(call.url, {
       method: 'POST',
-      headers: target.headers,
-      body: JSON.stringify(body),
-      dispatcher: options.dispatcher ?? upstreamDispatcher(),
+      headers: call.headers,
+      body: call.body,
+      dispatcher,
       signal,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,

@@ -23,6 +23,9 @@ export function probeRequestBody(
         contents: [{ role: 'user', parts: [{ text: prompt }] }],
         generationConfig: { maxOutputTokens: 1 },
       };
+    case 'bedrock-converse':
+      // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html; the model is in the URL.
+      return { messages: [{ role: 'user', content: [{ text: prompt }] }], inferenceConfig: { maxTokens: 1 } };
     case 'openai-embeddings':
       // https://platform.openai.com/docs/api-reference/embeddings/create
       return { model, input: prompt };

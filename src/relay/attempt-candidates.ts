@@ -1,7 +1,11 @@
 import type { Dispatcher } from 'undici';
 import { parseJsonWithin, MAX_JSON_DEPTH } from '../protocols/wire-json.js';
 import { findProvider } from '../providers/registry.js';
-import { resolveUpstreamTarget } from '../providers/upstream-target.js';
+import {
+  prepareUpstreamCall,
+  UpstreamCredentialError,
+  type UpstreamCallPlan,
+} from '../providers/prepare-upstream-call.js';
 import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
@@ -91,21 +95,28 @@ async function attemptOne(
   const { channel } = attempt;
   const provider = findProvider(channel.type);
   const plan = provider && (await options.plan(channel));
-  const target =
-    plan &&
-    resolveUpstreamTarget({
+  if (!plan) return { kind: 'unserved', channel };
+  let call: UpstreamCallPlan | undefined;
+  try {
+    call = await prepareUpstreamCall({
       provider,
       channel,
       endpoint: plan.endpoint,
       model: plan.upstreamModel,
       stream: options.stream,
       key: attempt.key,
+      body: plan.body,
       extraHeaders: plan.extraHeaders,
+      query: plan.query,
+      signal: options.signal,
+      dispatcher: options.dispatcher,
     });
-  if (!plan || !target) return { kind: 'unserved', channel };
-  const url = plan.query ? `${target.url}${target.url.includes('?') ? '&' : '?'}${plan.query}` : target.url;
-  // Outside any upstream `try`: a body the gateway cannot serialise is the gateway's failure.
-  const body = JSON.stringify(plan.body);
+  } catch (error) {
+    // A body the gateway cannot serialise is the gateway's failure; credentials it could not get are the channel's.
+    if (!(error instanceof UpstreamCredentialError)) throw error;
+    return { kind: 'unreachable', channel, detail: error.message };
+  }
+  if (!call) return { kind: 'unserved', channel };
 
   const timeoutFor = (limit: 'upstream_timeout_s' | 'stream_idle_timeout_s' | 'connect_timeout_s') =>
     limit === 'connect_timeout_s'
@@ -127,9 +138,9 @@ async function attemptOne(
   let reply: UpstreamReply;
   try {
     reply = await callUpstream({
-      url,
-      headers: target.headers,
-      body,
+      url: call.url,
+      headers: call.headers,
+      body: call.body,
       signal: options.signal,
       dispatcher: options.dispatcher,
       headersTimeoutMs: waitMs,
@@ -151,6 +162,7 @@ async function attemptOne(
         reply,
         firstChunk: first.done ? undefined : first.value,
         iterator,
+        framing: call.framing,
       };
     } catch (error) {
       return failed(error);

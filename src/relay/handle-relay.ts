@@ -13,6 +13,7 @@ import type { ChannelHealth } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutingCatalog } from '../routing/routing-catalog.js';
 import { attemptCandidates } from './attempt-candidates.js';
+import { framedStream } from './framed-stream.js';
 import { preflight } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import { redactKeys } from '../providers/redact-keys.js';
@@ -199,8 +200,9 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
 
     if (!result.plan.stream) throw new Error(`${endpoint.name} was planned without a stream transform`);
     handedOver = true;
+    const transform = result.plan.stream();
     const chunks = relayStream({
-      transform: result.plan.stream(),
+      transform: result.framing ? framedStream(transform, result.framing()) : transform,
       firstChunk: result.firstChunk,
       iterator: result.iterator,
       account,

@@ -1,15 +1,14 @@
-import { GatewayError } from '../errors/gateway-error.js';
-import { InvalidRequestError } from '../protocols/invalid-request-error.js';
 import type { FileFetchOptions } from '../files/fetch-file-data.js';
 import { LossLog } from '../ir/loss.js';
 import type { CanonicalRequest, ReasoningEffort } from '../ir/request.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import { findProvider } from '../providers/registry.js';
-import type { ProtocolName } from '../protocols/protocol-codec.js';
+import type { ClientProtocolName, ProtocolName } from '../protocols/protocol-codec.js';
 import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { convertReply, convertStream } from './convert.js';
+import { convertingClientErrors } from './operations/conversion-errors.js';
 import { passthroughReply, passthroughStream } from './passthrough.js';
 import { resolveLinkedFiles } from './resolve-linked-files.js';
 import type { ReplyTransform, StreamTransform } from './transforms.js';
@@ -47,7 +46,11 @@ export interface PlannerInput {
 }
 
 /** Upstream protocols that cannot fetch linked files themselves: links are downloaded first. */
-const needsInlineFiles: ReadonlySet<ProtocolName> = new Set(['anthropic-messages', 'gemini']);
+const needsInlineFiles: ReadonlySet<ProtocolName> = new Set([
+  'anthropic-messages',
+  'gemini',
+  'bedrock-converse',
+]);
 
 /**
  * Plans each channel: passthrough when the upstream speaks the client's protocol (DESIGN
@@ -55,24 +58,20 @@ const needsInlineFiles: ReadonlySet<ProtocolName> = new Set(['anthropic-messages
  * modifier is applied through the canonical form even on the same protocol.
  */
 export function createPlanner(
-  clientProtocol: ProtocolName,
+  clientProtocol: ClientProtocolName,
   input: PlannerInput,
 ): (channel: RoutableChannel) => Promise<UpstreamPlan | undefined> {
   const client = protocols[clientProtocol];
   let canonical: CanonicalRequest | undefined;
   const decoded = () => {
     if (!canonical) {
-      try {
-        canonical = client.codec.decodeRequest(input.body, {
+      canonical = convertingClientErrors(() =>
+        client.codec.decodeRequest(input.body, {
           losses: input.losses,
           model: input.model,
           stream: input.stream,
-        });
-      } catch (error) {
-        // Only the codec's own validation is the client's fault; anything else is a gateway bug.
-        if (!(error instanceof InvalidRequestError)) throw error;
-        throw new GatewayError('request_conversion_failed', { detail: error.message });
-      }
+        }),
+      );
       if (input.effort)
         canonical = { ...canonical, reasoning: { ...canonical.reasoning, effort: input.effort } };
     }
@@ -94,7 +93,8 @@ export function createPlanner(
     const provider = findProvider(channel.type);
     if (!provider) return undefined;
     const upstreamModel = mapUpstreamModel(channel, input.model);
-    if (provider.upstreamEndpoints.includes(client.upstreamEndpoint) && !input.effort) {
+    const served = provider.upstreamEndpoints(upstreamModel, channel.config);
+    if (served.includes(client.upstreamEndpoint) && !input.effort) {
       const prepared = client.passthrough.prepareRequest(input.body, { upstreamModel });
       return {
         mode: 'passthrough',
@@ -107,9 +107,9 @@ export function createPlanner(
         stream: () => passthroughStream(client.passthrough, { hideUsageEvents: prepared.hideUsageEvents }),
       };
     }
-    const upstreamProtocol = provider.upstreamEndpoints.includes(client.upstreamEndpoint)
+    const upstreamProtocol = served.includes(client.upstreamEndpoint)
       ? clientProtocol
-      : provider.upstreamEndpoints.map(protocolOfEndpoint).find((name) => name !== undefined);
+      : served.map(protocolOfEndpoint).find((name) => name !== undefined);
     if (!upstreamProtocol) return undefined;
     const upstream = protocols[upstreamProtocol];
     const request = { ...(await resolvedFor(upstreamProtocol)), model: upstreamModel, stream: input.stream };

@@ -84,7 +84,7 @@ function selectCandidates(options: {
   const { endpoint, principal, catalog, model } = options;
   if (principal.channelPin !== undefined) {
     const pinned = catalog.channel(principal.channelPin);
-    return pinned && pinned.models.includes(model) && endpoint.serves(pinned) ? [pinned] : [];
+    return pinned && pinned.models.includes(model) && endpoint.serves(pinned, model) ? [pinned] : [];
   }
-  return catalog.channelsServing(model, principal.group).filter((channel) => endpoint.serves(channel));
+  return catalog.channelsServing(model, principal.group).filter((channel) => endpoint.serves(channel, model));
 }

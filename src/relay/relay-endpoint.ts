@@ -2,6 +2,13 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { ErrorShape } from '../http/request-context.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { alphaSearchOperation } from './operations/alpha-search-operation.js';
+import { embeddingsOperation } from './operations/embeddings-operation.js';
+import {
+  geminiBatchEmbedContentsOperation,
+  geminiEmbedContentOperation,
+} from './operations/gemini-embed-operation.js';
+import { imageGenerationOperation } from './operations/image-generation-operation.js';
+import { upstreamServes } from './operations/json-plan.js';
 import { protocolOperation } from './operations/protocol-operation.js';
 import { rerankOperation } from './operations/rerank-operation.js';
 import { responsesCompactOperation } from './operations/responses-compact-operation.js';
@@ -15,8 +22,8 @@ export interface RelayEndpoint {
   errorShape: ErrorShape;
   /** Top-level body field that must be present (`field <name> is required`). */
   requiredField: string | undefined;
-  /** Whether a channel serving the model can take this operation. */
-  serves(channel: RoutableChannel): boolean;
+  /** Whether a channel serving the (public) model can take this operation. */
+  serves(channel: RoutableChannel, model: string): boolean;
   /** Endpoint-specific body rules that need no upstream. */
   validateBody(body: Record<string, unknown>): void;
   /** How the gateway relays this endpoint; absent: no channel serves it. */
@@ -47,10 +54,20 @@ function endpoint(name: string, options: Partial<Omit<RelayEndpoint, 'name'>> = 
   };
 }
 
-/** `n` of image generation: an integer from 1 to 128 (client-api 4.6). */
+/**
+ * Channels that declare image generation, and every Gemini channel: a Gemini model that is not
+ * Imagen must hear that it generates through generateContent (client-api 4.6), not `No available channel`.
+ */
+const imageChannel = (channel: RoutableChannel, model: string) =>
+  declaring('image-generation')(channel) || upstreamServes(channel, 'gemini-predict', model);
+
+/**
+ * `n` of image generation: an integer from 1 to 128 (client-api 4.6). Null is absent, one image,
+ * as OpenAI takes it (`n?: number | null` in the SDK) and as the codec and the pre-charge read it.
+ */
 function checkImageCount(body: Record<string, unknown>): void {
   const { n } = body;
-  if (n === undefined) return;
+  if (n === undefined || n === null) return;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 128)
     throw new GatewayError('image_count_out_of_range');
 }
@@ -76,7 +93,12 @@ export const relayEndpoints = {
     operation: alphaSearchOperation,
     refusalPath: '/v1/alpha/search',
   }),
-  imageGenerations: endpoint('image-generations', { validateBody: checkImageCount }),
+  imageGenerations: endpoint('image-generations', {
+    requiredField: 'prompt',
+    serves: imageChannel,
+    validateBody: checkImageCount,
+    operation: imageGenerationOperation,
+  }),
   messages: endpoint('messages', {
     errorShape: 'anthropic',
     requiredField: 'messages',
@@ -92,7 +114,23 @@ export const relayEndpoints = {
     operation: protocolOperation('gemini'),
     stream: true,
   }),
-  embeddings: endpoint('embeddings', { serves: declaring('embeddings') }),
+  embeddings: endpoint('embeddings', {
+    requiredField: 'input',
+    serves: declaring('embeddings'),
+    operation: embeddingsOperation,
+  }),
+  geminiEmbedContent: endpoint('embed-content', {
+    requiredField: 'content',
+    serves: declaring('embeddings'),
+    operation: geminiEmbedContentOperation,
+    stream: false,
+  }),
+  geminiBatchEmbedContents: endpoint('batch-embed-contents', {
+    requiredField: 'requests',
+    serves: declaring('embeddings'),
+    operation: geminiBatchEmbedContentsOperation,
+    stream: false,
+  }),
   rerank: endpoint('rerank', {
     serves: declaring('jina-rerank'),
     operation: rerankOperation,

@@ -1,4 +1,5 @@
 import type { TimeoutLimit } from '../errors/catalogue.js';
+import type { StreamFraming } from '../providers/provider-descriptor.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { UpstreamReply } from './call-upstream.js';
 import type { UpstreamPlan } from './plan.js';
@@ -22,6 +23,8 @@ export type UpstreamOutcome =
       /** The first body chunk, already read so that failover stays possible until then. */
       firstChunk: Buffer | undefined;
       iterator: AsyncIterator<Buffer>;
+      /** The upstream's stream framing when it is not server-sent events. */
+      framing: (() => StreamFraming) | undefined;
     }
   | { kind: 'upstream-error'; channel: RoutableChannel; reply: UpstreamReply }
   /** A limit the gateway enforces ran out: its own error, 504 `upstream_timeout`. */

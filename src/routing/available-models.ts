@@ -20,7 +20,7 @@ export function listAvailableModels(catalog: RoutingCatalog, principal: Principa
     if (!catalog.price(id)) continue;
     if (principal.modelLimits && !principal.modelLimits.has(id)) continue;
     const endpointTypes = new Set<EndpointType>();
-    for (const channel of channels) for (const type of channel.endpointTypes) endpointTypes.add(type);
+    for (const channel of channels) for (const type of channel.endpointTypesFor(id)) endpointTypes.add(type);
     models.push({ id, ownedBy: channels[0]?.type ?? '', endpointTypes: [...endpointTypes] });
   }
   return models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -4,9 +4,24 @@ import type { ChannelRecord, ChannelsRepository } from '../store/channels-reposi
 import type { GroupsRepository } from '../store/groups-repository.js';
 import type { PriceRecord, PricesRepository } from '../store/prices-repository.js';
 import type { EndpointType } from './endpoint-type.js';
+import { mapUpstreamModel } from '../providers/map-upstream-model.js';
+
+function toRoutableChannel(channel: ChannelRecord): RoutableChannel {
+  const declared = channel.endpoints as EndpointType[] | null;
+  const provider = findProvider(channel.type);
+  const endpointTypesFor = (model: string): readonly EndpointType[] =>
+    declared ?? provider?.endpointTypes(mapUpstreamModel(channel, model)) ?? [];
+  const endpointTypes = declared ?? [...new Set(channel.models.flatMap(endpointTypesFor))];
+  // A keyless channel of a type that runs without a key (a local server) calls with the empty key.
+  const keys = channel.keys.length === 0 && provider?.keyOptional ? [''] : channel.keys;
+  return { ...channel, keys, endpointTypes, endpointTypesFor };
+}
 
 export interface RoutableChannel extends ChannelRecord {
+  /** What the channel serves for any of its models: its `endpoints`, else every type derived for them. */
   endpointTypes: readonly EndpointType[];
+  /** What the channel serves for one public model: its `endpoints`, else the type's for that model. */
+  endpointTypesFor(model: string): readonly EndpointType[];
 }
 
 interface Snapshot {
@@ -93,11 +108,7 @@ function buildSnapshot(
   prices: PriceRecord[],
   groups: { name: string; ratio: number }[],
 ): Snapshot {
-  const routable = channels.map((channel) => ({
-    ...channel,
-    endpointTypes:
-      (channel.endpoints as EndpointType[] | null) ?? findProvider(channel.type)?.endpointTypes ?? [],
-  }));
+  const routable = channels.map(toRoutableChannel);
   const serving = new Map<string, Map<string, RoutableChannel[]>>();
   for (const channel of routable) {
     if (channel.status !== 'enabled') continue;

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /**

@@ -20,7 +20,8 @@ let enUserKey: string;
 beforeAll(async () => {
   gw = await startTestGateway();
   await seedChannel(gw, { type: 'anthropic', models: ['claude-sonnet-4-5', 'claude-unpriced'] });
-  await seedChannel(gw, { type: 'openai', models: ['gpt-4o', 'gpt-image-1'] });
+  await seedChannel(gw, { type: 'openai', models: ['gpt-4o'] });
+  await seedChannel(gw, { type: 'openai', models: ['gpt-image-1'], endpoints: ['image-generation'] });
   await seedPrice(gw, 'claude-sonnet-4-5', 3);
   await seedPrice(gw, 'gpt-4o', 2.5);
   await seedPrice(gw, 'gpt-image-1', 5);

@@ -32,6 +32,11 @@ beforeAll(async () => {
       'rerank-v1',
     ],
   });
+  await seedChannel(gw, {
+    type: 'openai',
+    models: ['gpt-image-1', 'gpt-unpriced'],
+    endpoints: ['image-generation'],
+  });
   await seedChannel(gw, { type: 'anthropic', models: ['claude-sonnet-4-5'] });
   await seedChannel(gw, { type: 'gemini', models: ['gemini-2.5-pro', 'gemini-embedding-001'] });
   for (const model of ['gpt-4o', 'gpt-image-1', 'text-embedding-3-small', 'tts-1', 'sora-2', 'rerank-v1']) {

@@ -6,7 +6,9 @@ import {
   type FakeVendor,
   type RecordedRequest,
 } from './fake-upstream.js';
+import { geminiBatchEmbedContents, geminiEmbedContent } from './gemini-embed.js';
 import { geminiGenerateReply } from './gemini-generate-reply.js';
+import { geminiImagenPredict } from './gemini-imagen.js';
 import { validateGeminiRequest } from './validate-gemini-request.js';
 
 const methodPath = /^\/v1beta\/models\/([^/:]+):([A-Za-z]+)$/;
@@ -19,7 +21,11 @@ export function geminiTarget(request: RecordedRequest): { model: string; method:
 }
 
 /** Methods other than generating content, by name. */
-const otherMethods = new Map<string, FakeEndpoint>([]);
+const otherMethods = new Map<string, FakeEndpoint>([
+  ['embedContent', geminiEmbedContent],
+  ['batchEmbedContents', geminiBatchEmbedContents],
+  ['predict', geminiImagenPredict],
+]);
 
 /**
  * `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent?alt=sse`, keyed by

@@ -6,6 +6,8 @@ import {
 } from './fake-upstream.js';
 import { openaiAlphaSearch } from './openai-alpha-search.js';
 import { openaiChatReply } from './openai-chat-reply.js';
+import { openaiEmbeddings } from './openai-embeddings.js';
+import { openaiImages } from './openai-images.js';
 import { openaiResponsesCompact } from './openai-responses-compact.js';
 import { openaiResponsesReply } from './openai-responses-reply.js';
 import type { FakeEndpoint } from './fake-endpoint.js';
@@ -13,19 +15,22 @@ import { validateOpenAIChatRequest } from './validate-openai-chat-request.js';
 import { validateOpenAIResponsesRequest } from './validate-openai-responses-request.js';
 
 /** Every `POST` path the fake serves, Bearer auth; https://platform.openai.com/docs/api-reference */
-const endpoints = new Map<string, FakeEndpoint>([
+export const openaiEndpoints: ReadonlyMap<string, FakeEndpoint> = new Map<string, FakeEndpoint>([
   ['/v1/chat/completions', { validate: validateOpenAIChatRequest, reply: openaiChatReply }],
   ['/v1/responses', { validate: validateOpenAIResponsesRequest, reply: openaiResponsesReply }],
   ['/v1/responses/compact', openaiResponsesCompact],
   ['/v1/alpha/search', openaiAlphaSearch],
+  ['/v1/images/generations', openaiImages],
+  ['/v1/embeddings', openaiEmbeddings],
 ]);
 
-/** The OpenAI API's endpoints (see `endpoints`). */
+/** The OpenAI API's endpoints (see `openaiEndpoints`). */
 export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   return startFakeUpstream(openaiVendor, options);
 }
 
-const openaiVendor: FakeVendor = {
+/** Shared with fakes of vendors that front OpenAI's API (Azure, OpenAI-compatible presets). */
+export const openaiVendor: FakeVendor = {
   defaultText: 'Hello from fake OpenAI.',
   authenticate(request, isValidKey) {
     const presented = request.headers.authorization?.replace(/^Bearer /, '');
@@ -45,7 +50,7 @@ const openaiVendor: FakeVendor = {
   },
   validate(request) {
     if (request.method !== 'POST') return undefined;
-    return endpoints.get(request.path)?.validate(request.body, request);
+    return openaiEndpoints.get(request.path)?.validate(request.body, request);
   },
   streamErrorEvent(request, message) {
     // Chat streams carry `{"error": {...}}` as a data chunk; Responses streams an `error` event.
@@ -56,7 +61,7 @@ const openaiVendor: FakeVendor = {
   },
   reply(request, content, nextId) {
     if (request.method !== 'POST') return undefined;
-    return endpoints.get(request.path)?.reply(request, content, nextId);
+    return openaiEndpoints.get(request.path)?.reply(request, content, nextId);
   },
 };
 

@@ -15,7 +15,7 @@
  *     { type: 'end-mid-stream', afterChunks: 2 }  // headers and 2 chunks, then a clean end without the rest
  *     { type: 'cut-mid-frame', afterChunks: 2 }   // 2 chunks and the first half of the next, then a clean end
  *     { type: 'error-mid-stream', afterChunks: 2, message? } // 2 chunks, the vendor's own stream error event, end
- *     { type: 'raw-stream', chunks: ['data: {oops\n\n'] } // a 200 stream of exactly these chunks, then end
+ *     { type: 'raw-stream', chunks: ['data: {oops\n\n'] } // a 200 stream of exactly these chunks (text or bytes, such as AWS event-stream frames), then end
  *     Every step takes `delayMs` (wait before the first byte); reply overrides work on the steps that
  *     send part of a reply (reset-mid-stream to error-mid-stream).
  *   fake.scriptAlways(step)  // for every request once the queue is empty; undefined to stop
@@ -23,8 +23,9 @@
  *   fake.validateRequests(false) // accept bodies the real API refuses (on by default; also an option)
  *   await fake.close()
  *
- * A chunk is one SSE event of a stream, or the whole body of a JSON reply. Usage counts are
- * vendor-neutral (`FakeUsage`); each vendor file maps them to its own fields. A wrong or missing
+ * A chunk is one SSE event of a stream, one binary frame of an AWS event stream, or the whole body
+ * of a JSON reply. Usage counts are vendor-neutral (`FakeUsage`); each vendor file maps them to its
+ * own fields. A wrong or missing
  * key gets a 401 in the vendor's error shape. A body the real API would refuse gets a 400 in the
  * vendor's error shape, with the vendor's wording (see `validate-*-request.ts`), and the recorded
  * request keeps the problem in `refused`.
@@ -71,7 +72,7 @@ export type FakeStep = { delayMs?: number } & (
   | ({ type: 'end-mid-stream'; afterChunks: number } & ReplyOverrides)
   | ({ type: 'cut-mid-frame'; afterChunks: number } & ReplyOverrides)
   | ({ type: 'error-mid-stream'; afterChunks: number; message?: string } & ReplyOverrides)
-  | { type: 'raw-stream'; chunks: string[]; chunkDelayMs?: number }
+  | { type: 'raw-stream'; chunks: (string | Uint8Array)[]; chunkDelayMs?: number }
 );
 
 export interface RecordedRequest {
@@ -83,6 +84,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** Parsed JSON, or the raw text when it is not JSON. */
   body: unknown;
+  /** The body's bytes as received (what a request signature covers). */
+  rawBody?: Buffer;
   /** Why the fake refused the body, as the real API would have. */
   refused?: RequestProblem;
 }
@@ -109,7 +112,18 @@ export interface ReplyContent {
   omitUsage: boolean;
 }
 
-export type FakeReply = { kind: 'json'; body: unknown } | { kind: 'sse'; events: string[] };
+export type FakeReply =
+  | { kind: 'json'; body: unknown }
+  | { kind: 'sse'; events: string[] }
+  /** Binary AWS event-stream frames (`application/vnd.amazon.eventstream`), with the reply's own headers. */
+  | { kind: 'event-stream'; frames: Uint8Array[]; headers?: Record<string, string> };
+
+/** Why the credentials are refused; `code` names the vendor's error where it has one. */
+export interface FakeDenial {
+  status: number;
+  message: string;
+  code?: string;
+}
 
 export interface FakeVendor {
   defaultText: string;
@@ -117,12 +131,20 @@ export interface FakeVendor {
   authenticate(
     request: RecordedRequest,
     isValidKey: (presented: unknown) => boolean,
-  ): { status: number; message: string } | undefined;
-  errorBody(status: number, message: string, detail?: Pick<RequestProblem, 'param' | 'code'>): unknown;
+  ): FakeDenial | undefined | Promise<FakeDenial | undefined>;
+  /** `request` is absent only for a failure before the request was read. */
+  errorBody(
+    status: number,
+    message: string,
+    detail?: Pick<RequestProblem, 'param' | 'code'>,
+    request?: RecordedRequest,
+  ): unknown;
+  /** Headers of an error reply beside its body, where the vendor sends some (AWS's `x-amzn-errortype`). */
+  errorHeaders?(status: number, detail?: Pick<RequestProblem, 'code'>): Record<string, string>;
   /** The first problem the real API would refuse this request for; undefined when it would take it. */
   validate(request: RecordedRequest): RequestProblem | undefined;
   /** The vendor's own error event inside a stream of the request's endpoint. */
-  streamErrorEvent(request: RecordedRequest, message: string): string;
+  streamErrorEvent(request: RecordedRequest, message: string): string | Uint8Array;
   /** Undefined: no such endpoint (404). `nextId` gives deterministic ids. */
   reply(
     request: RecordedRequest,
@@ -172,23 +194,38 @@ export async function startFakeUpstream(
   const nextId = (prefix: string) => `${prefix}fake${String(++idCounter).padStart(4, '0')}`;
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const sendError = (
+      status: number,
+      message: string,
+      detail?: Pick<RequestProblem, 'param' | 'code'>,
+      headers: Record<string, string> = {},
+    ) =>
+      sendJson(response, status, vendor.errorBody(status, message, detail, request), {
+        ...vendor.errorHeaders?.(status, detail),
+        ...headers,
+      });
     const request = await record(incoming);
     requests.push(request);
     const step = queue.shift() ?? always ?? { type: 'reply' };
     if (step.delayMs) await sleep(step.delayMs);
     if (step.type === 'reset') return void incoming.socket.resetAndDestroy();
-    const denied = vendor.authenticate(request, isValidKey);
-    if (denied) return sendJson(response, denied.status, vendor.errorBody(denied.status, denied.message));
+    const denied = await vendor.authenticate(request, isValidKey);
+    if (denied)
+      return sendError(
+        denied.status,
+        denied.message,
+        denied.code === undefined ? undefined : { code: denied.code },
+      );
     if (step.type === 'error') {
       const headers: Record<string, string> =
         step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) };
       const message = step.message ?? `Fake upstream error ${step.status}`;
-      return sendJson(response, step.status, vendor.errorBody(step.status, message), headers);
+      return sendError(step.status, message, undefined, headers);
     }
     const refused = validating ? vendor.validate(request) : undefined;
     if (refused) {
       request.refused = refused;
-      return sendJson(response, 400, vendor.errorBody(400, refused.message, refused));
+      return sendError(400, refused.message, refused);
     }
     if (step.type === 'raw-stream') return writeRawStream(response, step);
     const content: ReplyContent = {
@@ -203,10 +240,9 @@ export async function startFakeUpstream(
       omitUsage: step.omitUsage ?? false,
     };
     const reply = vendor.reply(request, content, nextId);
-    if (!reply)
-      return sendJson(response, 404, vendor.errorBody(404, `Unknown path ${request.method} ${request.path}`));
-    const chunks = reply.kind === 'json' ? [JSON.stringify(reply.body)] : reply.events;
-    response.writeHead(200, reply.kind === 'json' ? jsonHeaders : sseHeaders);
+    if (!reply) return sendError(404, `Unknown path ${request.method} ${request.path}`);
+    const { chunks, headers } = replyWire(reply);
+    response.writeHead(200, headers);
     const limit = step.type === 'reply' ? chunks.length : (step.afterChunks ?? 0);
     for (const [index, chunk] of chunks.slice(0, limit).entries()) {
       if (index > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
@@ -232,7 +268,8 @@ export async function startFakeUpstream(
 
   const server = createServer((incoming, response) => {
     handle(incoming, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, vendor.errorBody(500, String(error)));
+      if (!response.headersSent)
+        sendJson(response, 500, vendor.errorBody(500, String(error)), vendor.errorHeaders?.(500));
       else response.destroy();
     });
   });
@@ -261,10 +298,26 @@ export async function startFakeUpstream(
 const jsonHeaders = { 'content-type': 'application/json' };
 const sseHeaders = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
+/** A reply's chunks as written, and its headers. */
+function replyWire(reply: FakeReply): { chunks: (string | Uint8Array)[]; headers: Record<string, string> } {
+  switch (reply.kind) {
+    case 'json':
+      return { chunks: [JSON.stringify(reply.body)], headers: jsonHeaders };
+    case 'sse':
+      return { chunks: reply.events, headers: sseHeaders };
+    case 'event-stream':
+      return {
+        chunks: reply.frames,
+        headers: { 'content-type': 'application/vnd.amazon.eventstream', ...reply.headers },
+      };
+  }
+}
+
 async function record(incoming: IncomingMessage): Promise<RecordedRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const rawBody = Buffer.concat(chunks);
+  const text = rawBody.toString('utf8');
   const url = new URL(incoming.url ?? '/', 'http://fake.invalid');
   return {
     method: incoming.method ?? 'GET',
@@ -273,6 +326,7 @@ async function record(incoming: IncomingMessage): Promise<RecordedRequest> {
     query: url.searchParams,
     headers: incoming.headers,
     body: parseJson(text),
+    rawBody,
   };
 }
 
@@ -298,7 +352,7 @@ function sendJson(
 /** A 200 stream of exactly the given chunks, whatever they hold. */
 async function writeRawStream(
   response: ServerResponse,
-  step: { chunks: string[]; chunkDelayMs?: number },
+  step: { chunks: (string | Uint8Array)[]; chunkDelayMs?: number },
 ): Promise<void> {
   response.writeHead(200, sseHeaders);
   for (const [index, chunk] of step.chunks.entries()) {
@@ -309,7 +363,7 @@ async function writeRawStream(
 }
 
 /** Resolves false when the client has gone. */
-function write(response: ServerResponse, chunk: string): Promise<boolean> {
+function write(response: ServerResponse, chunk: string | Uint8Array): Promise<boolean> {
   return new Promise((resolve) => response.write(chunk, (error) => resolve(!error)));
 }
 

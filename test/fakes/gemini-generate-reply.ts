@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FAKE_PNG_BASE64 } from './fake-image-bytes.js';
 import {
   asRecord,
   splitIntoDeltas,
@@ -39,6 +40,16 @@ export function isGemini3(model: string): boolean {
   return model.replace(/^models\//, '').startsWith('gemini-3');
 }
 
+/**
+ * Gemini's own image models (`gemini-2.5-flash-image`, `gemini-3-pro-image-preview`), which answer
+ * generateContent with generated images (https://ai.google.dev/gemini-api/docs/image-generation);
+ * Imagen models answer `predict` instead.
+ */
+export function isGeminiImageModel(model: string): boolean {
+  const name = model.replace(/^models\//, '');
+  return name.includes('-image') && !name.includes('imagen');
+}
+
 // Shape: `GenerateContentResponse` in @google/genai. https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
 export function geminiGenerateReply(input: {
   request: RecordedRequest;
@@ -57,8 +68,10 @@ export function geminiGenerateReply(input: {
   if (content.refusal) return refusalReply({ usage: content.usage, envelope, stream: input.stream });
 
   const usageMetadata = geminiUsage(content.usage);
+  const imageModel = isGeminiImageModel(input.model);
   // Gemini 3 always thinks; older models think unless the budget is zero, and sign what follows.
-  const signed = isGemini3(input.model) || thinkingConfig.thinkingBudget !== 0;
+  // Of the image models only Gemini 3 Pro Image thinks (and signs); 2.5 Flash Image does not.
+  const signed = isGemini3(input.model) || (!imageModel && thinkingConfig.thinkingBudget !== 0);
   const signature = (subject: string) =>
     signed ? { thoughtSignature: issueThoughtSignature(`${responseId}:${subject}`) } : {};
   const thoughts: Part[] =
@@ -68,15 +81,21 @@ export function geminiGenerateReply(input: {
   // The first function call carries the thought signature, parallel calls after it none
   // (https://ai.google.dev/gemini-api/docs/thought-signatures); without calls, the first answer part.
   const args = JSON.parse(content.toolArguments) as unknown;
-  const answer: Part[] =
-    toolName !== undefined && content.toolCall !== false
-      ? Array.from({ length: Math.max(1, content.toolCallCount) }, (_, index) => ({
-          functionCall: { name: toolName, args },
-          ...(index === 0 && signature('call')),
-        }))
-      : splitIntoDeltas(content.text).map((text, index) =>
-          index === 0 ? { text, ...signature('text') } : { text },
-        );
+  const calling = toolName !== undefined && content.toolCall !== false;
+  const answer: Part[] = calling
+    ? Array.from({ length: Math.max(1, content.toolCallCount) }, (_, index) => ({
+        functionCall: { name: toolName, args },
+        ...(index === 0 && signature('call')),
+      }))
+    : splitIntoDeltas(content.text).map((text, index) =>
+        index === 0 ? { text, ...signature('text') } : { text },
+      );
+  // An image model's answer ends with the image, a part of its own, signed on Gemini 3
+  // (https://ai.google.dev/gemini-api/docs/image-generation#thought-signatures).
+  const images: Part[] =
+    imageModel && !calling
+      ? [{ inlineData: { mimeType: 'image/png', data: FAKE_PNG_BASE64 }, ...signature('image') }]
+      : [];
   const candidate = (parts: Part[], finished: boolean) => ({
     content: { parts, role: 'model' },
     ...(finished && { finishReason: 'STOP' }),
@@ -87,14 +106,14 @@ export function geminiGenerateReply(input: {
     return {
       kind: 'json',
       body: {
-        candidates: [candidate([...thoughts, ...mergeText(answer)], true)],
+        candidates: [candidate([...thoughts, ...mergeText(answer), ...images], true)],
         usageMetadata,
         ...envelope,
       },
     };
 
   // Each streamed chunk is a whole GenerateContentResponse; the usage grows and is final on the last.
-  const parts = [...thoughts, ...answer];
+  const parts = [...thoughts, ...answer, ...images];
   const partialUsage = {
     promptTokenCount: usageMetadata.promptTokenCount,
     totalTokenCount: usageMetadata.promptTokenCount,

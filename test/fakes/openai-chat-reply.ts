@@ -19,13 +19,25 @@ interface FakeToolCall {
   arguments: string;
 }
 
+export interface OpenAIChatReplyOptions {
+  /**
+   * Where OpenAI-compatible vendors put the model's thinking (`content.thinking`) beside a text
+   * answer: `reasoning_content` (DeepSeek, https://api-docs.deepseek.com/guides/reasoning_model) or
+   * `reasoning` (OpenRouter, https://openrouter.ai/docs/use-cases/reasoning-tokens). Default: none,
+   * as OpenAI's own API never returns it.
+   */
+  reasoningField?: 'reasoning_content' | 'reasoning';
+}
+
 // Shapes: `ChatCompletion` and `ChatCompletionChunk` in openai/resources/chat/completions.
 // https://platform.openai.com/docs/api-reference/chat/object
 export function openaiChatReply(
   request: RecordedRequest,
   content: ReplyContent,
   nextId: (prefix: string) => string,
+  options: OpenAIChatReplyOptions = {},
 ): FakeReply {
+  const field = options.reasoningField;
   const body = asRecord(request.body);
   const model = typeof body.model === 'string' ? body.model : 'gpt-fake';
   const forced = forcedTool(body.tool_choice);
@@ -63,7 +75,13 @@ export function openaiChatReply(
           }
         : content.refusal
           ? { role: 'assistant', content: null, refusal: OPENAI_REFUSAL, annotations: [] }
-          : { role: 'assistant', content: content.text, refusal: null, annotations: [] };
+          : {
+              role: 'assistant',
+              content: content.text,
+              refusal: null,
+              annotations: [],
+              ...(field && { [field]: content.thinking }),
+            };
     return {
       kind: 'json',
       body: {
@@ -97,6 +115,7 @@ export function openaiChatReply(
           ]
         : [
             chunk({ role: 'assistant', content: '', refusal: null }),
+            ...(field ? splitIntoDeltas(content.thinking).map((part) => chunk({ [field]: part })) : []),
             ...splitIntoDeltas(content.text).map((part) => chunk({ content: part })),
           ];
   events.push(chunk({}, finishReason));

@@ -1,4 +1,5 @@
 import { isRecord, type RequestProblem } from './fake-upstream.js';
+import { isGeminiImageModel } from './gemini-generate-reply.js';
 import {
   checkKnownFields,
   checkScalar,
@@ -40,9 +41,17 @@ const generationFields: Record<string, 'TYPE_FLOAT' | 'TYPE_INT32' | 'TYPE_BOOL'
     translationConfig: 'other',
   };
 const thinkingLevels = ['THINKING_LEVEL_UNSPECIFIED', 'MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
+/** What an image model can answer with (https://ai.google.dev/gemini-api/docs/image-generation). */
+const imageModelModalities = ['TEXT', 'IMAGE', 'AUDIO'];
 
-/** https://ai.google.dev/api/generate-content#v1beta.GenerationConfig */
-export function checkGenerationConfig(config: unknown): RequestProblem | undefined {
+/**
+ * https://ai.google.dev/api/generate-content#v1beta.GenerationConfig; the model (from the path)
+ * decides which response modalities it takes.
+ */
+export function checkGenerationConfig(
+  config: unknown,
+  options: { model?: string } = {},
+): RequestProblem | undefined {
   if (config === undefined) return undefined;
   if (!isRecord(config))
     return invalidValue(
@@ -62,7 +71,29 @@ export function checkGenerationConfig(config: unknown): RequestProblem | undefin
   const stops = config.stopSequences ?? config.stop_sequences;
   if (stops !== undefined && !(Array.isArray(stops) && stops.every((stop) => typeof stop === 'string')))
     return invalidValue('generation_config.stop_sequences', 'TYPE_STRING', stops);
+  const modalities = config.responseModalities ?? config.response_modalities;
+  if (isGeminiImageModel(options.model ?? '')) {
+    const wrong = checkImageModelModalities(modalities);
+    if (wrong) return wrong;
+  }
   return checkThinkingConfig(config.thinkingConfig ?? config.thinking_config);
+}
+
+/** `responseModalities` of an image model: a list of `Modality` names it can answer with. */
+function checkImageModelModalities(modalities: unknown): RequestProblem | undefined {
+  if (modalities === undefined) return undefined;
+  const at = 'generation_config.response_modalities';
+  if (!Array.isArray(modalities)) return invalidValue(at, 'TYPE_ENUM', modalities);
+  const index = modalities.findIndex(
+    (modality) => typeof modality !== 'string' || !imageModelModalities.includes(modality.toUpperCase()),
+  );
+  return index === -1
+    ? undefined
+    : invalidValue(
+        `${at}[${index}]`,
+        'type.googleapis.com/google.ai.generativelanguage.v1beta.GenerationConfig.Modality',
+        modalities[index],
+      );
 }
 
 /** https://ai.google.dev/gemini-api/docs/thinking: a budget (2.5 models) or a level (3 models), not both. */

@@ -69,7 +69,7 @@ export function validateGeminiRequest(
     checkContents(body.contents) ??
     checkSystemInstruction(body.systemInstruction ?? body.system_instruction) ??
     checkTools(body.tools) ??
-    checkGenerationConfig(body.generationConfig ?? body.generation_config) ??
+    checkGenerationConfig(body.generationConfig ?? body.generation_config, options) ??
     checkThoughtSignatures(body.contents as Json[], options.model ?? '')
   );
 }

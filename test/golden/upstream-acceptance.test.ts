@@ -4,6 +4,7 @@ import type { ProtocolName } from '../../src/protocols/protocol-codec.js';
 import { protocols } from '../../src/protocols/registry.js';
 import type { RequestProblem } from '../fakes/fake-upstream.js';
 import { validateAnthropicRequest } from '../fakes/validate-anthropic-request.js';
+import { validateBedrockConverseRequest } from '../fakes/validate-bedrock-converse-request.js';
 import { validateGeminiRequest } from '../fakes/validate-gemini-request.js';
 import { validateOpenAIChatRequest } from '../fakes/validate-openai-chat-request.js';
 import { validateOpenAIResponsesRequest } from '../fakes/validate-openai-responses-request.js';
@@ -19,6 +20,7 @@ const validators: Record<ProtocolName, (body: unknown) => RequestProblem | undef
   'openai-responses': validateOpenAIResponsesRequest,
   'anthropic-messages': validateAnthropicRequest,
   gemini: validateGeminiRequest,
+  'bedrock-converse': validateBedrockConverseRequest,
 };
 const upstreams = Object.keys(validators) as ProtocolName[];
 

@@ -5,9 +5,10 @@ type BlockKind = 'text' | 'reasoning' | 'tool-call';
 
 /**
  * The grammar of src/ir/stream-event.ts, asserted by every codec's tests: `response-start` first;
- * each block start, deltas of its kind, end, with an index never reused; one `finish` after every
- * block ended, followed by at most one `usage`; an `error` ends the stream anywhere. The stream
- * ends with a finish (and its usage) or an error.
+ * each block start, deltas of its kind, end, with an index never reused (a `file` is a whole block
+ * with an index of its own); one `finish` after every block ended, followed by at most one
+ * `usage`; an `error` ends the stream anywhere. The stream ends with a finish (and its usage) or
+ * an error.
  */
 export function expectStreamGrammar(events: readonly StreamEvent[]): void {
   const open = new Map<number, BlockKind>();
@@ -49,6 +50,11 @@ export function expectStreamGrammar(events: readonly StreamEvent[]): void {
         return;
       case 'error':
         expect(position, `${where}: events after an error`).toBe(events.length - 1);
+        return;
+      case 'file':
+        // A whole block: its index is used once, like a start's, and nothing follows under it.
+        expect(used.has(event.index), `${where}: index ${event.index} used again`).toBe(false);
+        used.add(event.index);
         return;
       case 'response-start':
       case 'usage':

@@ -57,6 +57,11 @@ const requestBodies: Record<ProtocolName, string> = {
       "responseMimeType":"text/x-custom","responseSchema":{"type":"OBJECT","__proto__":{"nullable":true}}},
     "tools":[{"functionDeclarations":[{"name":"__proto__","parameters":{"type":"OBJECT"},"web":{"injected":1}},
                                       {"name":"web","parameters":{"type":"OBJECT"}}]}]}`,
+  'bedrock-converse': `{"__proto__":{"injected":1},"x_extra":{"__proto__":{"injected":1}},
+    "messages":[{"role":"user","content":[{"text":"hi"}]}],
+    "additionalModelRequestFields":{"__proto__":{"top_k":3,"injected":1}},
+    "toolConfig":{"tools":[{"toolSpec":{"name":"__proto__","inputSchema":{"json":{"type":"object"}}}},
+                           {"toolSpec":{"name":"web","inputSchema":{"json":{"type":"object"}}}}]}}`,
 };
 
 const names = Object.keys(protocols) as ProtocolName[];

@@ -18,6 +18,7 @@ const channel = (id: number, priority: number, weight: number): RoutableChannel 
   status: 'enabled',
   createdAt: 0,
   endpointTypes: ['openai'],
+  endpointTypesFor: () => ['openai'],
 });
 
 test('higher priority always comes first', () => {

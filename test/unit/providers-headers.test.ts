@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findProvider } from '../../src/providers/registry.js';
 
 function headers(type: string, extraHeaders?: Record<string, string>) {
-  return findProvider(type)!.buildHeaders({ key: 'sk-channel', extraHeaders });
+  return findProvider(type)!.buildHeaders({ key: 'sk-channel', config: {}, extraHeaders });
 }
 
 describe('upstream headers', () => {

@@ -14,13 +14,35 @@ function url(
   endpoint: UpstreamEndpoint,
   options = { model: 'm', stream: false },
 ) {
-  return provider(type).buildUrl({ baseUrl, endpoint, ...options });
+  const origin = baseUrl ?? provider(type).defaultBaseUrl({});
+  if (origin === undefined) throw new Error(`${type} has no default origin`);
+  return provider(type).buildUrl({ origin, key: 'k', config: {}, endpoint, ...options });
 }
 
 describe('provider registry', () => {
   it('lists the three types with their derived endpoint types', () => {
-    expect(providerTypes).toEqual(['openai', 'anthropic', 'gemini']);
-    expect(provider('anthropic').endpointTypes).toEqual(['anthropic', 'openai']);
+    expect(providerTypes).toEqual([
+      'openai',
+      'anthropic',
+      'gemini',
+      'azure',
+      'bedrock',
+      'vertex',
+      'deepseek',
+      'openrouter',
+      'xai',
+      'mistral',
+      'groq',
+      'together',
+      'fireworks',
+      'moonshot',
+      'zhipu',
+      'qwen',
+      'siliconflow',
+      'ollama',
+      'vllm',
+    ]);
+    expect(provider('anthropic').endpointTypes('claude-sonnet-4-5')).toEqual(['anthropic', 'openai']);
     expect(findProvider('nope')).toBeUndefined();
   });
 });
@@ -80,5 +102,107 @@ describe('upstream URLs', () => {
     expect(build('models/gemini-pro')).toBe('https://g/v1beta/models/gemini-pro:generateContent');
     expect(build('tunedModels/my-tune')).toBe('https://g/v1beta/tunedModels/my-tune:generateContent');
     expect(build('odd?name#x')).toBe('https://g/v1beta/models/odd%3Fname%23x:generateContent');
+  });
+});
+
+describe('azure', () => {
+  const azure = (apiVersion: string | undefined, baseUrl: string, endpoint: UpstreamEndpoint) =>
+    provider('azure').buildUrl({
+      origin: baseUrl,
+      key: 'k',
+      config: apiVersion === undefined ? {} : { api_version: apiVersion },
+      endpoint,
+      model: 'my deployment',
+      stream: false,
+    });
+
+  it.each([
+    'https://res.openai.azure.com',
+    'https://res.openai.azure.com/',
+    'https://res.openai.azure.com/openai',
+    'https://res.openai.azure.com/openai/v1/',
+  ])('the v1 API from %s: deployment in the body', (baseUrl) => {
+    expect(azure(undefined, baseUrl, 'openai-chat')).toBe(
+      'https://res.openai.azure.com/openai/v1/chat/completions',
+    );
+    expect(azure('v1', baseUrl, 'openai-responses')).toBe('https://res.openai.azure.com/openai/v1/responses');
+    expect(azure('v1', baseUrl, 'openai-embeddings')).toBe(
+      'https://res.openai.azure.com/openai/v1/embeddings',
+    );
+  });
+
+  it('a dated version: deployment in the path, except for Responses', () => {
+    const base = 'https://res.openai.azure.com';
+    expect(azure('2024-10-21', base, 'openai-chat')).toBe(
+      'https://res.openai.azure.com/openai/deployments/my%20deployment/chat/completions?api-version=2024-10-21',
+    );
+    expect(azure('2025-04-01-preview', base, 'openai-responses')).toBe(
+      'https://res.openai.azure.com/openai/responses?api-version=2025-04-01-preview',
+    );
+    expect(azure('2024-10-21', base, 'openai-images')).toBe(
+      'https://res.openai.azure.com/openai/deployments/my%20deployment/images/generations?api-version=2024-10-21',
+    );
+    expect(azure('2024-10-21', base, 'anthropic-messages')).toBeUndefined();
+  });
+
+  it('converts Responses clients to chat for dated versions older than the Responses API', () => {
+    const served = (version: string) => provider('azure').upstreamEndpoints('d', { api_version: version });
+    expect(served('v1')).toContain('openai-responses');
+    expect(served('2025-04-01-preview')).toContain('openai-responses');
+    expect(served('2025-03-01-preview')).toContain('openai-responses');
+    expect(served('2024-10-21')).not.toContain('openai-responses');
+    expect(served('2024-10-21')).toContain('openai-chat');
+  });
+
+  it('has no public origin, and sends the key as api-key', () => {
+    expect(provider('azure').defaultBaseUrl({ api_version: 'v1' })).toBeUndefined();
+    expect(provider('azure').buildHeaders({ key: 'k', config: {} })).toEqual({
+      'content-type': 'application/json',
+      'api-key': 'k',
+    });
+  });
+});
+
+describe('OpenAI-compatible presets', () => {
+  it.each([
+    ['deepseek', 'https://api.deepseek.com/v1/chat/completions'],
+    ['openrouter', 'https://openrouter.ai/api/v1/chat/completions'],
+    ['xai', 'https://api.x.ai/v1/chat/completions'],
+    ['mistral', 'https://api.mistral.ai/v1/chat/completions'],
+    ['groq', 'https://api.groq.com/openai/v1/chat/completions'],
+    ['together', 'https://api.together.xyz/v1/chat/completions'],
+    ['fireworks', 'https://api.fireworks.ai/inference/v1/chat/completions'],
+    ['moonshot', 'https://api.moonshot.ai/v1/chat/completions'],
+    ['zhipu', 'https://open.bigmodel.cn/api/paas/v4/chat/completions'],
+    ['qwen', 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1/chat/completions'],
+    ['siliconflow', 'https://api.siliconflow.cn/v1/chat/completions'],
+    ['ollama', 'http://127.0.0.1:11434/v1/chat/completions'],
+    ['vllm', 'http://127.0.0.1:8000/v1/chat/completions'],
+  ])('%s chat completions at its public origin', (type, expected) => {
+    expect(url(type, null, 'openai-chat')).toBe(expected);
+    expect(provider(type).endpointTypes('any-model')).toEqual(['openai']);
+  });
+
+  it('a base URL given with the vendor version is not doubled', () => {
+    expect(url('zhipu', 'https://open.bigmodel.cn/api/paas/v4/', 'openai-chat')).toBe(
+      'https://open.bigmodel.cn/api/paas/v4/chat/completions',
+    );
+    expect(url('deepseek', 'https://api.deepseek.com/v1', 'openai-chat')).toBe(
+      'https://api.deepseek.com/v1/chat/completions',
+    );
+  });
+
+  it('serves only the endpoints the vendor has: a Responses client is converted for DeepSeek', () => {
+    expect(provider('deepseek').upstreamEndpoints('deepseek-chat', {})).toEqual(['openai-chat']);
+    expect(url('deepseek', null, 'openai-responses')).toBeUndefined();
+    expect(url('siliconflow', null, 'jina-rerank')).toBe('https://api.siliconflow.cn/v1/rerank');
+  });
+
+  it('local servers run without a key: none is sent then', () => {
+    expect(provider('ollama').keyOptional).toBe(true);
+    expect(provider('deepseek').keyOptional).toBe(false);
+    expect(provider('ollama').buildHeaders({ key: '', config: {} })).toEqual({
+      'content-type': 'application/json',
+    });
   });
 });

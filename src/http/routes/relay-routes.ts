@@ -78,8 +78,8 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
   const geminiMethods = new Map<string, RelayEndpoint>([
     ['generateContent', relayEndpoints.generateContent],
     ['streamGenerateContent', relayEndpoints.streamGenerateContent],
-    ['embedContent', relayEndpoints.embeddings],
-    ['batchEmbedContents', relayEndpoints.embeddings],
+    ['embedContent', relayEndpoints.geminiEmbedContent],
+    ['batchEmbedContents', relayEndpoints.geminiBatchEmbedContents],
   ]);
   const geminiTarget = (request: FastifyRequest) => {
     const segment = (request.params as { target: string }).target;

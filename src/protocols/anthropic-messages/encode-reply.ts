@@ -73,6 +73,8 @@ function encodeReplyPart(part: Part, { path, losses }: LossContext): AnthropicAs
       return [];
     case 'file':
     case 'tool-result':
+      // A generated image (Gemini image models) has no block in a Messages reply, which holds
+      // text, thinking and tool use (https://docs.anthropic.com/en/api/messages#response-content).
       losses.dropped(path, `no Anthropic reply block for ${part.type}`);
       return [];
     default: {

@@ -69,6 +69,11 @@ class AnthropicStreamEncoder implements StreamEncoder {
       case 'reasoning-end':
       case 'tool-call-end':
         return this.start('') + this.block(event);
+      case 'file':
+        // A generated image (Gemini image models) has no block in a Messages reply, which holds
+        // text, thinking and tool use (https://docs.anthropic.com/en/api/messages#response-content).
+        this.losses.dropped(`stream[${event.index}]`, 'no Anthropic reply block for file');
+        return this.start('');
       case 'usage':
         this.usage = event.usage;
         return this.phase === 'awaiting-usage' ? this.close() : '';

@@ -44,7 +44,7 @@ export function decodeGeminiContents(
       if (!model) {
         model = {
           message: { role: 'assistant', parts: [] },
-          assembler: new GeminiPartAssembler(context.ids),
+          assembler: new GeminiPartAssembler(context.ids, context.losses),
         };
         messages.push(model.message);
       }
@@ -54,7 +54,7 @@ export function decodeGeminiContents(
             `${path}.parts[${partIndex}]`,
             'functionResponse belongs in a user turn',
           );
-        model.assembler.add(view);
+        model.assembler.add(view, `${path}.parts[${partIndex}]`);
       }
       continue;
     }
@@ -65,13 +65,16 @@ export function decodeGeminiContents(
       if (user) user.message.parts = user.assembler.end();
       user = undefined;
     };
-    for (const view of views) {
+    for (const [partIndex, view] of views.entries()) {
       if (view.kind !== 'function-response') {
         if (!user) {
-          user = { message: { role: 'user', parts: [] }, assembler: new GeminiPartAssembler(context.ids) };
+          user = {
+            message: { role: 'user', parts: [] },
+            assembler: new GeminiPartAssembler(context.ids, context.losses),
+          };
           messages.push(user.message);
         }
-        user.assembler.add(view);
+        user.assembler.add(view, `${path}.parts[${partIndex}]`);
         continue;
       }
       closeUser();

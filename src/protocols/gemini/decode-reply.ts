@@ -66,14 +66,17 @@ function decodeCandidateParts(
   const content = candidate?.content;
   const wireParts = content?.parts ?? [];
   const taken = collectGeminiCallIds(content ? [content] : []);
-  const assembler = new GeminiPartAssembler(new ToolCallIds({ taken, responseId: context.responseId }));
+  const assembler = new GeminiPartAssembler(
+    new ToolCallIds({ taken, responseId: context.responseId }),
+    context.losses,
+  );
   for (const [index, part] of wireParts.entries()) {
     const path = `candidates[0].content.parts[${index}]`;
     const view = readGeminiPart(part, path, context.losses);
     if (view.kind === 'invalid' || view.kind === 'function-response') {
       context.losses.coerced(path, 'not a part a model writes; kept as a raw part');
-      assembler.add({ kind: 'raw', value: isJsonObject(part) ? part : { value: part } });
-    } else assembler.add(view);
+      assembler.add({ kind: 'raw', value: isJsonObject(part) ? part : { value: part } }, path);
+    } else assembler.add(view, path);
   }
   return assembler.end();
 }

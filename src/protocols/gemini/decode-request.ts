@@ -72,14 +72,14 @@ function decodeSystemInstruction(value: unknown, context: DecodeRequestContext, 
   if (typeof value === 'string') return [{ type: 'text', text: value }];
   if (!isJsonObject(value) || !Array.isArray(value.parts))
     throw new InvalidRequestError('systemInstruction', 'must be a Content with parts');
-  const assembler = new GeminiPartAssembler(ids);
+  const assembler = new GeminiPartAssembler(ids, context.losses);
   for (const [index, part] of value.parts.entries()) {
     const path = `systemInstruction.parts[${index}]`;
     const view = readGeminiPart(part, path, context.losses);
     if (view.kind === 'invalid') throw new InvalidRequestError(path, view.problem);
     if (view.kind === 'function-response')
       throw new InvalidRequestError(path, 'functionResponse is not allowed here');
-    assembler.add(view);
+    assembler.add(view, path);
   }
   return assembler.end();
 }

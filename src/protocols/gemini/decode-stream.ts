@@ -7,7 +7,7 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
-import { readGeminiPart, type GeminiPartView } from './read-gemini-part.js';
+import { readGeminiPart, type GeminiPartView, type GeminiSignature } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { asCount, jsonEqual, parseJson } from '../wire-json.js';
@@ -20,7 +20,7 @@ type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
  * every event is a whole GenerateContentResponse holding the next parts of the first candidate.
  * Text and thought parts continue the open block of their kind; a thought signature closes the
  * thoughts it ends (on a text part it becomes a reasoning block of its own, as in replies); a
- * function call arrives whole and is a complete tool-call block. Usage is cumulative, so the
+ * function call arrives whole and is a complete tool-call block, a generated image a `file` block. Usage is cumulative, so the
  * latest counts go with the finish; counts arriving after it follow as a trailing `usage`.
  * `{"error": {...}}` ends the stream with an `error`; an event that is not a JSON object breaks it.
  */
@@ -127,7 +127,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
         return;
       }
       case 'file':
-        this.losses.dropped(context.path, 'stream events have no file blocks');
+        this.file(view, out, context);
         return;
       case 'function-response':
       case 'raw':
@@ -156,14 +156,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   private text(view: Extract<GeminiPartView, { kind: 'text' }>, out: StreamEvent[]): void {
-    if (view.signature !== undefined) {
-      this.close(out);
-      const index = this.nextIndex++;
-      out.push(
-        { type: 'reasoning-start', index },
-        { type: 'reasoning-end', index, signature: view.signature.token },
-      );
-    }
+    if (view.signature !== undefined) this.signatureBlock(view.signature, out);
     if (view.text === '') return;
     if (this.open?.kind !== 'text') {
       this.close(out);
@@ -171,6 +164,37 @@ export class GeminiStreamDecoder implements StreamDecoder {
       out.push({ type: 'text-start', index: this.open.index });
     }
     out.push({ type: 'text-delta', index: this.open.index, text: view.text });
+  }
+
+  /**
+   * A generated image (https://ai.google.dev/gemini-api/docs/image-generation) arrives whole in one
+   * part: a `file` block, after the reasoning block of its signature. A `thought` image is an
+   * interim draft of a thinking image model: dropped, its signature closing the thoughts.
+   */
+  private file(
+    view: Extract<GeminiPartView, { kind: 'file' }>,
+    out: StreamEvent[],
+    context: { path: string },
+  ): void {
+    if (view.thought) {
+      this.losses.dropped(context.path, 'a thought image is an interim draft, not the answer');
+      if (view.signature !== undefined)
+        this.thought({ kind: 'text', text: '', thought: true, signature: view.signature }, out);
+      return;
+    }
+    if (view.signature !== undefined) this.signatureBlock(view.signature, out);
+    else this.close(out);
+    out.push({ type: 'file', index: this.nextIndex++, file: view.file });
+  }
+
+  /** The signature of a text or file part, as a reasoning block of its own with no text, just before it. */
+  private signatureBlock(signature: GeminiSignature, out: StreamEvent[]): void {
+    this.close(out);
+    const index = this.nextIndex++;
+    out.push(
+      { type: 'reasoning-start', index },
+      { type: 'reasoning-end', index, signature: signature.token },
+    );
   }
 
   private close(out: StreamEvent[]): void {

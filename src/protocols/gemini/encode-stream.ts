@@ -1,9 +1,9 @@
 import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
-import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { encodeGeminiFile } from './encode-file.js';
 import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { writeIssuedToken } from '../issued-token.js';
@@ -21,10 +21,11 @@ interface BufferedCall {
 /**
  * Canonical events as `streamGenerateContent?alt=sse` chunks
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent): one
- * GenerateContentResponse per text or thought delta, each function call whole when it ends (only
- * its own argument deltas are held), and a last chunk with `finishReason` and `usageMetadata`.
- * A signature ending thoughts follows them as an empty thought part; a Gemini signature with no
- * thoughts rides on the next text part or function call, as Gemini writes it. Another vendor's
+ * GenerateContentResponse per text or thought delta and per generated file, each function call
+ * whole when it ends (only its own argument deltas are held), and a last chunk with
+ * `finishReason` and `usageMetadata`. A signature ending thoughts follows them as an empty thought
+ * part; a Gemini signature with no thoughts rides on the next text, file or function call part, as
+ * Gemini writes it. Another vendor's
  * token (written behind its marker, so that it returns to its issuer) and redacted reasoning are
  * empty thought parts of their own. An `error` ends the stream with
  * `data: {"error": {code, message, status}}`, which `@google/genai` raises as an `ApiError`.
@@ -79,6 +80,11 @@ export class GeminiStreamEncoder implements StreamEncoder {
         return '';
       case 'tool-call-end':
         return this.endCall(event.index, event.signature);
+      case 'file': {
+        // A generated file is a part of its own, carrying a signature that waits for it.
+        const file = encodeGeminiFile(event.file, `stream[${event.index}]`, this.losses);
+        return file ? this.chunk([{ ...file, ...this.takeSignature() }]) : '';
+      }
       case 'usage':
         this.usage = event.usage;
         if (!this.finished) return '';

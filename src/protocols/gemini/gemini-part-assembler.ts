@@ -1,4 +1,5 @@
 import type { Part, ReasoningPart, ToolCallPart } from '../../ir/content.js';
+import type { LossLog } from '../../ir/loss.js';
 import { GEMINI, withGeminiThoughtOrigin } from './gemini-extensions.js';
 import type { GeminiPartView, GeminiSignature } from './read-gemini-part.js';
 import type { ToolCallIds } from './tool-call-ids.js';
@@ -13,14 +14,22 @@ type ContentView = Extract<GeminiPartView, { kind: 'text' | 'file' | 'function-c
  * just before it; encoding puts it back on that part. A function call keeps its own signature.
  * A token the gateway gave a Gemini client from another vendor (`anthropic:...`) comes back with
  * its issuer; redacted data (`anthropic-redacted:...`) becomes the reasoning's `redactedData`.
+ * A `thought` image (the interim drafts of a thinking image model such as Gemini 3 Pro Image,
+ * https://ai.google.dev/gemini-api/docs/image-generation#thinking-process) is not the answer: it
+ * is dropped with the loss recorded, as no canonical reasoning part can hold an image; a
+ * signature on it closes the thoughts like one on a thought text part.
  */
 export class GeminiPartAssembler {
   readonly parts: Part[] = [];
   private thought: string | undefined;
 
-  constructor(private readonly ids: ToolCallIds) {}
+  constructor(
+    private readonly ids: ToolCallIds,
+    private readonly losses: LossLog,
+  ) {}
 
-  add(view: ContentView): void {
+  /** Adds the part read at `path` of the wire body. */
+  add(view: ContentView, path: string): void {
     switch (view.kind) {
       case 'text':
         if (view.thought) {
@@ -34,6 +43,14 @@ export class GeminiPartAssembler {
         if (view.text !== '') this.parts.push({ type: 'text', text: view.text });
         return;
       case 'file':
+        if (view.thought) {
+          this.losses.dropped(path, 'a thought image is an interim draft, not the answer');
+          if (view.signature !== undefined) {
+            this.thought ??= '';
+            this.closeThought(view.signature);
+          }
+          return;
+        }
         this.closeThought(undefined);
         this.pushSignature(view.signature);
         this.parts.push(view.file);

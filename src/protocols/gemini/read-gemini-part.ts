@@ -13,7 +13,13 @@ export type GeminiSignature = ReturnType<typeof readIssuedToken>;
 /** One wire `Part` (https://ai.google.dev/api/caching#Part), by the kind of data it holds. */
 export type GeminiPartView =
   | { kind: 'text'; text: string; thought: boolean; signature: GeminiSignature | undefined }
-  | { kind: 'file'; file: FilePart; signature: GeminiSignature | undefined }
+  | {
+      kind: 'file';
+      file: FilePart;
+      /** An interim draft image of a thinking image model (Gemini 3 Pro Image), not the answer. */
+      thought: boolean;
+      signature: GeminiSignature | undefined;
+    }
   | {
       kind: 'function-call';
       id: string | undefined;
@@ -57,7 +63,7 @@ export function readGeminiPart(value: unknown, path: string, losses: LossLog): G
     case 'fileData': {
       const file = readFile(value, dataKey);
       if (typeof file === 'string') return { kind: 'invalid', problem: file };
-      return { kind: 'file', file, signature };
+      return { kind: 'file', file, thought: value.thought === true, signature };
     }
     case 'text':
     case undefined: {

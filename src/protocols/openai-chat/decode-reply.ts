@@ -9,19 +9,28 @@ import {
   type OpenAIChatWireCompletion,
   type OpenAIChatWireMessage,
 } from './wire-schemas.js';
+import { decodeGeneratedImages } from './decode-generated-images.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
 import { OPENAI_CHAT, rawPart, type OpenAIChatReplyExtension } from './openai-chat-extension.js';
 
 const replyKeys = new Set(['id', 'object', 'created', 'model', 'choices', 'usage']);
 const choiceKeys = new Set(['index', 'message', 'finish_reason']);
-const messageKeys = new Set(['role', 'content', 'refusal', 'reasoning_content', 'reasoning', 'tool_calls']);
+const messageKeys = new Set([
+  'role',
+  'content',
+  'refusal',
+  'reasoning_content',
+  'reasoning',
+  'tool_calls',
+  'images',
+]);
 
 /**
  * An upstream's chat completion -> canonical, leniently
  * (https://platform.openai.com/docs/api-reference/chat/object). Only `choices[0]` is kept. The
  * non-standard `reasoning_content` (DeepSeek, vLLM, SGLang) or `reasoning` (OpenRouter, newer vLLM)
- * becomes a reasoning part.
+ * becomes a reasoning part, OpenRouter's generated `images` file parts (decode-generated-images.ts).
  */
 export function decodeOpenAIChatReply(body: unknown, losses: LossLog): CanonicalReply {
   const raw = isJsonObject(body) ? body : {};
@@ -45,7 +54,7 @@ export function decodeOpenAIChatReply(body: unknown, losses: LossLog): Canonical
     id,
     model: completion.model ?? '',
     created: completion.created ?? Math.floor(Date.now() / 1000),
-    parts: decodeMessageParts(message, id),
+    parts: decodeMessageParts(message, { replyId: id, losses }),
     finishReason: mapOpenAIChatFinishReason(choice.finish_reason, {
       refused: message.refusal !== undefined && message.refusal !== '',
     }),
@@ -54,14 +63,22 @@ export function decodeOpenAIChatReply(body: unknown, losses: LossLog): Canonical
   };
 }
 
-/** Reasoning first, then text, then the refusal, then tool calls: the order the model produced them. */
-function decodeMessageParts(message: OpenAIChatWireMessage, replyId: string): Part[] {
+/**
+ * Reasoning first, then text, then the refusal, then generated images, then tool calls: the order
+ * the model produced them.
+ */
+function decodeMessageParts(
+  message: OpenAIChatWireMessage,
+  context: { replyId: string; losses: LossLog },
+): Part[] {
+  const { replyId, losses } = context;
   const parts: Part[] = [];
   const reasoning = message.reasoning_content ?? message.reasoning;
   if (reasoning) parts.push({ type: 'reasoning', text: reasoning });
   parts.push(...decodeText(message.content));
   if (message.refusal)
     parts.push({ type: 'text', text: message.refusal, extensions: { [OPENAI_CHAT]: { refusal: true } } });
+  parts.push(...decodeGeneratedImages(message.images, { path: 'choices[0].message.images', losses }));
   (message.tool_calls ?? []).forEach((call, index) => {
     if (!call) return;
     const fn = call.function;

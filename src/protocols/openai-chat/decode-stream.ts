@@ -13,6 +13,7 @@ import {
   type OpenAIChatWireChunkChoice,
   type OpenAIChatWireToolCall,
 } from './wire-schemas.js';
+import { decodeGeneratedImages } from './decode-generated-images.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
 
@@ -42,7 +43,8 @@ const LEGACY_FUNCTION_CALL = -1;
  * (https://platform.openai.com/docs/api-reference/chat-streaming/streaming). Text and reasoning
  * (`reasoning_content` / `reasoning`) are one block at a time. Tool calls are assembled per
  * `index`: parallel calls may stream their argument pieces interleaved, so each call is a block of
- * its own, open from its first named piece until text follows or `finish_reason` arrives. `finish`
+ * its own, open from its first named piece until text follows or `finish_reason` arrives. An image
+ * in OpenRouter's `delta.images` arrives whole: a `file` event, after the open blocks end. `finish`
  * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
  * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
  * stream; `{"error": {...}}` ends it with an `error`.
@@ -61,12 +63,15 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private usage: Usage | undefined;
   private readonly noted = new Set<string>();
   private brokenBy: string | undefined;
+  /** Position of the chunk being read, for the paths of losses. */
+  private chunkIndex = -1;
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
     if (this.phase === 'failed') return [];
     if (event.data.trim() === '[DONE]') return this.phase === 'streaming' ? this.finish() : [];
+    this.chunkIndex += 1;
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isJsonObject(parsed.value)) {
       this.phase = 'failed';
@@ -122,6 +127,15 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
       this.noteOnce('refusal', 'choices[0].delta.refusal', 'a refusal streams as plain text', 'coerced');
       this.refused = true;
       this.appendText('text', delta.refusal, out);
+    }
+    const images = decodeGeneratedImages(delta.images, {
+      path: `chunk[${this.chunkIndex}].choices[0].delta.images`,
+      losses: this.losses,
+    });
+    for (const file of images) {
+      this.closeText(out);
+      this.closeCalls(out);
+      out.push({ type: 'file', index: this.nextIndex++, file });
     }
     delta.tool_calls?.forEach((call, position) => {
       if (call) this.readToolCall(call.index ?? position, call, out);

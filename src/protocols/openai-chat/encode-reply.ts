@@ -10,7 +10,13 @@ import {
   encodeToolCallExtraContent,
   type ReasoningBlock,
 } from './reasoning-details.js';
-import type { OpenAIChatCompletion, OpenAIChatReplyMessage, OpenAIChatToolCall } from './wire-types.js';
+import { encodeGeneratedImage } from './encode-generated-image.js';
+import type {
+  OpenAIChatCompletion,
+  OpenAIChatGeneratedImage,
+  OpenAIChatReplyMessage,
+  OpenAIChatToolCall,
+} from './wire-types.js';
 
 /**
  * Canonical reply -> a `chat.completion` (https://platform.openai.com/docs/api-reference/chat/object).
@@ -24,6 +30,7 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): O
   const refusal: string[] = [];
   const reasoning: ReasoningBlock[] = [];
   const toolCalls: OpenAIChatToolCall[] = [];
+  const images: OpenAIChatGeneratedImage[] = [];
   const messageFields: JsonObject = { ...extension.messageFields };
   reply.parts.forEach((part, index) => {
     const path = `parts[${index}]`;
@@ -54,9 +61,13 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): O
         else losses.dropped(path, `a raw block of ${part.protocol} has no chat completions form`);
         return;
       }
-      case 'file':
+      case 'file': {
+        const image = encodeGeneratedImage(part, { path, losses });
+        if (image) images.push(image);
+        return;
+      }
       case 'tool-result':
-        losses.dropped(path, `a chat completion message cannot hold a ${part.type} part`);
+        losses.dropped(path, 'a chat completion message cannot hold a tool-result part');
         return;
       default: {
         const unreachable: never = part;
@@ -80,6 +91,7 @@ export function encodeOpenAIChatReply(reply: CanonicalReply, losses: LossLog): O
       reasoning_details: encodeReasoningDetails(reasoning),
     }),
     ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+    ...(images.length > 0 && { images }),
   };
   assignMembers(message, messageFields);
   return {

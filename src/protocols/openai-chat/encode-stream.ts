@@ -2,6 +2,7 @@ import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeOpenAIChatUsage } from './convert-openai-chat-usage.js';
+import { encodeGeneratedImage } from './encode-generated-image.js';
 import type { JsonObject } from '../wire-json.js';
 import { toOpenAIChatFinishReason, type OpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId } from './openai-chat-ids.js';
@@ -10,7 +11,7 @@ import {
   encodeToolCallExtraContent,
   type ReasoningBlock,
 } from './reasoning-details.js';
-import type { OpenAIChatDelta, OpenAIChatStreamError } from './wire-types.js';
+import type { OpenAIChatDelta, OpenAIChatGeneratedImage, OpenAIChatStreamError } from './wire-types.js';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -27,7 +28,9 @@ const DONE = 'data: [DONE]\n\n';
  * `extra_content` once the call ends, and every reasoning block, whole, in one
  * `delta.reasoning_details` just before the finish. One delta, because the OpenAI SDK's stream
  * helper (`ChatCompletionStream`) keeps only the last value of a delta member it does not know:
- * its final message then holds every block, ready to be echoed.
+ * its final message then holds every block, ready to be echoed. Generated images
+ * (encode-generated-image.ts) go the same way, all in one `delta.images` just before the finish:
+ * sent one per delta, the helper's final message would hold the last image only.
  */
 export class OpenAIChatStreamEncoder implements StreamEncoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -37,6 +40,8 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
   private readonly toolIndexes = new Map<number, number>();
   /** Reasoning blocks by canonical index, in start order, for `reasoning_details`. */
   private readonly reasoning = new Map<number, ReasoningBlock>();
+  /** Generated images, in order, for `images`. */
+  private readonly images: OpenAIChatGeneratedImage[] = [];
   private usage: Usage | undefined;
 
   constructor(private readonly options: StreamEncoderOptions) {}
@@ -96,6 +101,14 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
           tool_calls: [{ index: this.toolIndexes.get(event.index) ?? 0, extra_content: extraContent }],
         });
       }
+      case 'file': {
+        const image = encodeGeneratedImage(event.file, {
+          path: `stream[${event.index}]`,
+          losses: this.options.losses,
+        });
+        if (image) this.images.push(image);
+        return '';
+      }
       case 'usage':
         this.usage = event.usage;
         return '';
@@ -110,7 +123,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
             'finish_reason',
             `${event.finishReason.unified} (${event.finishReason.raw ?? 'none'}) goes as ${finish.value}`,
           );
-        return this.reasoningDetails() + this.chunk({}, finish.value);
+        return this.reasoningDetails() + this.generatedImages() + this.chunk({}, finish.value);
       }
       case 'error': {
         this.phase = 'failed';
@@ -131,7 +144,10 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
     let text = '';
     if (this.phase === 'streaming') {
       this.options.losses.coerced('finish_reason', 'the stream ended without a finish; it goes as stop');
-      text += this.reasoningDetails() + this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
+      text +=
+        this.reasoningDetails() +
+        this.generatedImages() +
+        this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
     }
     if (this.options.includeUsage && this.usage)
       text += this.data({ ...this.envelope(), choices: [], usage: encodeOpenAIChatUsage(this.usage) });
@@ -149,6 +165,10 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
   private reasoningDetails(): string {
     if (this.reasoning.size === 0) return '';
     return this.chunk({ reasoning_details: encodeReasoningDetails([...this.reasoning.values()]) });
+  }
+
+  private generatedImages(): string {
+    return this.images.length === 0 ? '' : this.chunk({ images: [...this.images] });
   }
 
   private chunk(delta: OpenAIChatDelta, finishReason: OpenAIChatFinishReason | null = null): string {

@@ -6,7 +6,7 @@ import { lenient, lenientArray } from '../lenient-schema.js';
  * decoders read, each optional, and a value of the wrong type is taken as absent. Unknown members
  * pass through (`looseObject`) so the decoders can keep them for a same-protocol client. Shapes:
  * `ChatCompletion` and `ChatCompletionChunk` in openai/resources/chat/completions/completions.d.ts;
- * `reasoning_content` (DeepSeek, vLLM) and `reasoning` (OpenRouter) beside them.
+ * `reasoning_content` (DeepSeek, vLLM), `reasoning` and `images` (OpenRouter) beside them.
  */
 
 const functionCall = z.looseObject({
@@ -24,12 +24,24 @@ const toolCall = z.looseObject({
 
 export type OpenAIChatWireToolCall = z.infer<typeof toolCall>;
 
+/**
+ * An image the model generated, in OpenRouter's `message.images` / `delta.images`
+ * (https://openrouter.ai/docs/features/multimodal/image-generation); a bare link string is taken too.
+ */
+const generatedImage = z.looseObject({
+  type: lenient(z.string()),
+  image_url: lenient(z.union([z.string(), z.looseObject({ url: lenient(z.string()) })])),
+});
+
+export type OpenAIChatWireGeneratedImage = z.infer<typeof generatedImage>;
+
 const messageFields = {
   content: z.unknown().optional(),
   refusal: lenient(z.string()),
   reasoning_content: lenient(z.string()),
   reasoning: lenient(z.string()),
   tool_calls: lenientArray(toolCall),
+  images: lenientArray(generatedImage),
 };
 
 const message = z.looseObject(messageFields);

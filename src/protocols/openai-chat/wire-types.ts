@@ -202,6 +202,13 @@ export interface OpenAIChatReplyMessage extends JsonObject {
   reasoning_content?: string;
   reasoning_details?: OpenAIChatReasoningDetail[];
   tool_calls?: OpenAIChatToolCall[];
+  images?: OpenAIChatGeneratedImage[];
+}
+
+/** An image the model generated, as OpenRouter's chat completions carry it in `message.images`. */
+export interface OpenAIChatGeneratedImage extends JsonObject {
+  type: 'image_url';
+  image_url: { url: string };
 }
 
 export interface OpenAIChatCompletion extends JsonObject {
@@ -234,6 +241,7 @@ export interface OpenAIChatDelta {
   reasoning_content?: string;
   reasoning_details?: OpenAIChatReasoningDetail[];
   tool_calls?: OpenAIChatToolCallDelta[];
+  images?: OpenAIChatGeneratedImage[];
 }
 
 /** `data: {"error": {...}}`, the in-stream error chat clients (and the OpenAI SDK) read. */

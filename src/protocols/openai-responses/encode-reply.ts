@@ -4,6 +4,7 @@ import type { CanonicalReply } from '../../ir/reply.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import { isJsonObject, asString } from '../wire-json.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import { generatedImageItem } from './generated-image-item.js';
 import { encodeReasoningItem, encryptedContentForClient, toolCallSignatureItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
@@ -19,14 +20,15 @@ import type {
  * A canonical reply as a Responses response object (client-api 2.3): text in `message` items,
  * reasoning in `reasoning` items (summary text; the signature or redacted data, marked with its
  * issuer unless OpenAI's, as `encrypted_content`), tool calls in `function_call` items, each
- * followed by a reasoning item holding its signature when it has one; the finish reason becomes the status (`incomplete` with
+ * followed by a reasoning item holding its signature when it has one, a generated image in an
+ * `image_generation_call` item; the finish reason becomes the status (`incomplete` with
  * `incomplete_details` for length and content filter). Ids are the upstream's when they are
  * Responses ids, else derived from the reply id.
  */
 export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLog): ResponsesResponse {
   const id = toResponseId(reply.id);
   const output: ResponsesOutputItem[] = [];
-  const itemId = (prefix: 'msg_' | 'fc_' | 'rs_') =>
+  const itemId = (prefix: 'msg_' | 'fc_' | 'rs_' | 'ig_') =>
     deriveItemId({ prefix, responseId: id, outputIndex: output.length });
   let message:
     | { key: string | undefined; item: ResponsesOutputMessage; content: ResponsesOutputMessage['content'] }
@@ -83,7 +85,13 @@ export function encodeOpenAIResponsesReply(reply: CanonicalReply, losses: LossLo
         } else messageFor(undefined).content.push(raw.content);
         return;
       }
-      case 'file':
+      case 'file': {
+        const item = generatedImageItem(part, { id: itemId('ig_'), path, losses });
+        if (!item) return;
+        message = undefined;
+        output.push(item);
+        return;
+      }
       case 'tool-result':
         losses.dropped(path, `a ${type} part has no place in a Responses reply`);
         return;

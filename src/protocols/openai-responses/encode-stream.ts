@@ -8,6 +8,7 @@ import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import { toOpenAIResponsesErrorCode } from './map-openai-responses-error-status.js';
 import { toOpenAIResponsesEnding } from './map-openai-responses-finish-reason.js';
+import { generatedImageItem } from './generated-image-item.js';
 import { encryptedContentForClient, toolCallSignatureItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
@@ -58,7 +59,7 @@ type Phase = 'before-start' | 'streaming' | 'awaiting-usage' | 'closed';
  * (https://platform.openai.com/docs/api-reference/responses-streaming; client-api section 6):
  * `event: <type>` and `data` with `type` and `sequence_number` from 0. A text block is a content
  * part of a message item, a reasoning block a reasoning item with one summary part, a tool call a
- * function_call item. The final `response.completed` (or `response.incomplete` / `response.failed`)
+ * function_call item, a generated image a whole `image_generation_call` item. The final `response.completed` (or `response.incomplete` / `response.failed`)
  * carries the whole response with usage; when the finish came without usage it waits for a
  * trailing usage event or the end of the stream. An `error` ends the stream with `error` and
  * `response.failed`, even after the finish.
@@ -171,6 +172,19 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         const block = this.blocks.get(event.index);
         if (block && block.kind !== 'text') block.signature = event.signature;
         this.close(out, event.index);
+        break;
+      }
+      case 'file': {
+        const outputIndex = this.output.length;
+        const item = generatedImageItem(event.file, {
+          id: deriveItemId({ prefix: 'ig_', responseId: this.responseId, outputIndex }),
+          path: `stream[${event.index}]`,
+          losses: this.losses,
+        });
+        if (!item) break;
+        this.itemStart(out);
+        this.addItem(out, item);
+        this.itemDone(out, outputIndex, item);
         break;
       }
       case 'usage':

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** Responses ids are a prefix and hex (`resp_68af...`, `msg_...`, `fc_...`, `rs_...`). */
+/** Responses ids are a prefix and hex (`resp_68af...`, `msg_...`, `fc_...`, `rs_...`, `ig_...`). */
 const RESPONSE_ID = /^resp_[A-Za-z0-9]+$/;
 
 function digest(text: string): string {
@@ -14,7 +14,7 @@ export function toResponseId(id: string): string {
 
 /** A deterministic output item id for the item at `outputIndex` of a response. */
 export function deriveItemId(options: {
-  prefix: 'msg_' | 'fc_' | 'rs_';
+  prefix: 'msg_' | 'fc_' | 'rs_' | 'ig_';
   responseId: string;
   outputIndex: number;
 }): string {

@@ -10,7 +10,8 @@ import { jsonPlan, upstreamServes } from './json-plan.js';
  * zero tokens, at the model's `per_request` price, else the `web_search_price` setting.
  */
 export const alphaSearchOperation: RelayOperation = {
-  select: (candidates) => candidates.filter((channel) => upstreamServes(channel, 'openai-alpha-search')),
+  select: (candidates, model) =>
+    candidates.filter((channel) => upstreamServes(channel, 'openai-alpha-search', model)),
   isStream: () => false,
   billingPrice: (price, settings) => ({
     ...price,

@@ -1,4 +1,5 @@
 import type { UpstreamEndpoint } from '../../providers/provider-descriptor.js';
+import { mapUpstreamModel } from '../../providers/map-upstream-model.js';
 import { findProvider } from '../../providers/registry.js';
 import type { RoutableChannel } from '../../routing/routing-catalog.js';
 import type { UpstreamPlan } from '../plan.js';
@@ -24,7 +25,10 @@ export function jsonPlan(options: {
   };
 }
 
-/** Whether the channel's upstream serves `endpoint` natively. */
-export function upstreamServes(channel: RoutableChannel, endpoint: UpstreamEndpoint): boolean {
-  return findProvider(channel.type)?.upstreamEndpoints.includes(endpoint) ?? false;
+/** Whether the channel's upstream serves `endpoint` natively for the public `model`. */
+export function upstreamServes(channel: RoutableChannel, endpoint: UpstreamEndpoint, model: string): boolean {
+  const provider = findProvider(channel.type);
+  return (
+    provider?.upstreamEndpoints(mapUpstreamModel(channel, model), channel.config).includes(endpoint) ?? false
+  );
 }

@@ -1,6 +1,6 @@
 import { estimatePromptTokens } from '../../billing/estimate-prompt-tokens.js';
 import { findProvider } from '../../providers/registry.js';
-import type { ProtocolName } from '../../protocols/protocol-codec.js';
+import type { ClientProtocolName } from '../../protocols/protocol-codec.js';
 import { protocols } from '../../protocols/registry.js';
 import { createPlanner } from '../plan.js';
 import { modelPrice, type RelayOperation } from '../relay-operation.js';
@@ -9,7 +9,7 @@ import { modelPrice, type RelayOperation } from '../relay-operation.js';
  * The conversational operations (chat completions, responses, messages, generateContent): any
  * channel type the gateway has a provider for can take them, through passthrough or conversion.
  */
-export function protocolOperation(protocol: ProtocolName): RelayOperation {
+export function protocolOperation(protocol: ClientProtocolName): RelayOperation {
   const { passthrough } = protocols[protocol];
   return {
     select: (candidates) => candidates.filter((channel) => findProvider(channel.type) !== undefined),

@@ -11,7 +11,8 @@ import { jsonPlan, upstreamServes } from './json-plan.js';
  * `per_request`; the reservation covers either.
  */
 export const rerankOperation: RelayOperation = {
-  select: (candidates) => candidates.filter((channel) => upstreamServes(channel, 'jina-rerank')),
+  select: (candidates, model) =>
+    candidates.filter((channel) => upstreamServes(channel, 'jina-rerank', model)),
   isStream: () => false,
   billingPrice: modelPrice,
   preCharge: (body) => ({ estimatedInputTokens: estimatePromptTokens(body), outputCap: 0, calls: 1 }),

@@ -32,7 +32,8 @@ function forwardedMembers(body: Record<string, unknown>): Record<string, unknown
  * https://platform.openai.com/docs/api-reference/responses/compact
  */
 export const responsesCompactOperation: RelayOperation = {
-  select: (candidates) => candidates.filter((channel) => upstreamServes(channel, 'openai-responses-compact')),
+  select: (candidates, model) =>
+    candidates.filter((channel) => upstreamServes(channel, 'openai-responses-compact', model)),
   isStream: () => false,
   billingPrice: modelPrice,
   preCharge: (body, settings) => ({

@@ -264,7 +264,7 @@ describe('gemini stream decoder', () => {
     ]);
   });
 
-  it('records what stream events cannot carry', () => {
+  it('keeps a generated image as a file event and records the candidates it drops', () => {
     const losses = new LossLog();
     const text = `data: ${JSON.stringify({
       candidates: [
@@ -277,13 +277,15 @@ describe('gemini stream decoder', () => {
     })}\r\n\r\n`;
     const events = decode(new TextEncoder().encode(text), [], losses);
     expectStreamGrammar(events);
+    expect(events.filter((event) => event.type === 'file')).toEqual([
+      {
+        type: 'file',
+        index: 0,
+        file: { type: 'file', mediaType: 'image/png', source: { kind: 'base64', data: 'iVBORw0KGgo' } },
+      },
+    ]);
     expect(losses.losses).toEqual([
       { path: 'chunk[0].candidates[1]', kind: 'dropped', reason: 'only the first candidate is kept' },
-      {
-        path: 'chunk[0].candidates[0].content.parts[0]',
-        kind: 'dropped',
-        reason: 'stream events have no file blocks',
-      },
     ]);
   });
 

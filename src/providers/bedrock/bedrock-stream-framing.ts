@@ -1,0 +1,125 @@
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { formatAnthropicStreamError } from '../../protocols/anthropic-messages/format-anthropic-stream-error.js';
+import { formatSseEvent } from '../../protocols/sse/sse-event-reader.js';
+import { asJsonObject, parseJson } from '../../protocols/wire-json.js';
+import { mapBedrockAnthropicErrorType } from './map-bedrock-anthropic-error-type.js';
+
+export type BedrockStreamMode = 'invoke' | 'converse';
+
+type Frame = ReturnType<EventStreamCodec['decode']>;
+
+export interface BedrockStreamFraming {
+  /** The SSE text of every frame this chunk completes (empty while a frame is still partial). */
+  push(chunk: Buffer): string;
+  /** End of input: `incomplete` when bytes of an unfinished frame were left (a cut stream). */
+  end(): { incomplete: boolean };
+}
+
+/** A frame's prelude: total length, headers length (4 bytes each), then its CRC32. */
+const PRELUDE_BYTES = 12;
+const MINIMUM_FRAME_BYTES = PRELUDE_BYTES + 4;
+/** AWS event-stream messages are at most 16 MiB with headers; more is a broken stream, not a frame to wait for. */
+const MAXIMUM_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024;
+
+/**
+ * AWS event-stream bytes (https://docs.aws.amazon.com/AmazonS3/latest/API/RESTSelectObjectAppendix.html
+ * describes the framing) -> SSE text, incrementally: frames may be split anywhere across chunks.
+ *
+ * `EventStreamCodec` checks and decodes one whole frame (both CRCs, typed headers); gathering a
+ * frame's bytes is ours (the codec's `feed` takes whole frames only), read from the length prelude.
+ * A frame that fails its checksums, or a length no frame can have, throws: the stream is broken.
+ *
+ * - `invoke` (`/invoke-with-response-stream` of Claude models): each `chunk` event carries
+ *   `{"bytes": "<base64 of one Anthropic stream event>"}` (`PayloadPart`); out goes that event as
+ *   the Anthropic API streams it, `event: <type>`. Exception and error frames become Anthropic
+ *   `event: error` with the closest Anthropic error type.
+ * - `converse` (`/converse-stream`): each event frame as `event: <:event-type>` with its JSON
+ *   payload as is; an exception frame as `event: <:exception-type>`, an error frame as
+ *   `event: <:error-code>` with `{"message": <:error-message>}`.
+ */
+export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStreamFraming {
+  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  let pending: Buffer = Buffer.alloc(0);
+  return {
+    push(chunk) {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let text = '';
+      while (pending.length >= 4) {
+        const length = pending.readUInt32BE(0);
+        if (length < MINIMUM_FRAME_BYTES || length > MAXIMUM_FRAME_BYTES)
+          throw new Error(`Bedrock event stream: a frame cannot be ${length} bytes long`);
+        if (pending.length < length) break;
+        const frame = pending.subarray(0, length);
+        pending = pending.subarray(length);
+        text += renderFrame(codec.decode(frame), mode);
+      }
+      return text;
+    },
+    end: () => ({ incomplete: pending.length > 0 }),
+  };
+}
+
+function renderFrame(frame: Frame, mode: BedrockStreamMode): string {
+  const messageType = headerText(frame, ':message-type');
+  const body = toUtf8(frame.body);
+  switch (messageType) {
+    case 'event':
+      return mode === 'invoke'
+        ? renderInvokeEvent(headerText(frame, ':event-type'), body)
+        : formatSseEvent({ event: headerText(frame, ':event-type') ?? 'unknown', data: body });
+    case 'exception': {
+      const exceptionType = headerText(frame, ':exception-type') ?? 'unknownException';
+      return mode === 'invoke'
+        ? anthropicError(exceptionType, messageOf(body) ?? body)
+        : formatSseEvent({ event: exceptionType, data: body });
+    }
+    case 'error': {
+      // An unmodelled error: `:error-code` and `:error-message` headers, no payload.
+      const code = headerText(frame, ':error-code') ?? 'UnknownError';
+      const message = headerText(frame, ':error-message') ?? code;
+      return mode === 'invoke'
+        ? anthropicError(code, message)
+        : formatSseEvent({ event: code, data: JSON.stringify({ message }) });
+    }
+    default:
+      throw new Error(`Bedrock event stream: unknown :message-type ${JSON.stringify(messageType)}`);
+  }
+}
+
+/**
+ * `chunk` events hold one Anthropic event each. Other event types (none are defined today) and
+ * chunk events whose JSON has no `type` (keep-alives) have no Anthropic event to become; the
+ * Anthropic Bedrock SDK drops those too (`eventStreamToSSEResponse` in @anthropic-ai/bedrock-sdk).
+ * A chunk that is not JSON breaks the stream, as it does there.
+ */
+function renderInvokeEvent(eventType: string | undefined, body: string): string {
+  if (eventType !== 'chunk') return '';
+  const bytes = parseObject(body)?.bytes;
+  if (typeof bytes !== 'string')
+    throw new Error('Bedrock event stream: a chunk event without base64 `bytes`');
+  const data = Buffer.from(bytes, 'base64').toString('utf8');
+  const parsed = parseJson(data);
+  if (!parsed.ok) throw new Error(`Bedrock event stream: a chunk that is not JSON (${parsed.error})`);
+  const type = asJsonObject(parsed.value)?.type;
+  return typeof type === 'string' ? formatSseEvent({ event: type, data }) : '';
+}
+
+function anthropicError(exceptionType: string, message: string): string {
+  return formatAnthropicStreamError({ message, code: mapBedrockAnthropicErrorType(exceptionType) });
+}
+
+function headerText(frame: Frame, name: string): string | undefined {
+  const header = frame.headers[name];
+  return header?.type === 'string' ? header.value : undefined;
+}
+
+function messageOf(body: string): string | undefined {
+  const message = parseObject(body)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const parsed = parseJson(text);
+  return parsed.ok ? asJsonObject(parsed.value) : undefined;
+}

@@ -1,0 +1,9 @@
+import { createOpenAICompatibleProvider } from '../openai-compatible.js';
+
+/** OpenRouter (https://openrouter.ai/docs/api-reference/overview); thinking as `reasoning`, generated images as `images`. */
+export const openrouterProvider = createOpenAICompatibleProvider({
+  type: 'openrouter',
+  defaultBaseUrl: 'https://openrouter.ai/api',
+  endpointTypes: ['openai'],
+  upstreamEndpoints: ['openai-chat'],
+});

@@ -1,0 +1,226 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAICompatible } from '../fakes/fake-openai-compatible.js';
+import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { bearer, send } from '../helpers/client-request.js';
+import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
+
+/** OpenAI-compatible preset channel types (admin-api section 5) against fakes at each vendor's paths. */
+
+const THINKING = 'Let me think about that.';
+const TEXT = 'Hello from a fake OpenAI-compatible vendor.';
+
+interface Preset {
+  type: string;
+  model: string;
+  upstreamModel: string;
+  /** Keys of the channel; none for a keyless local server. */
+  keys: string[];
+  /** Where the vendor serves chat completions, and the channel's base_url below it. */
+  chatPath: string;
+  baseUrlPath: string;
+  fake: Parameters<typeof startFakeOpenAICompatible>[0];
+}
+
+const presets: Preset[] = [
+  {
+    type: 'deepseek',
+    model: 'deepseek-reasoner',
+    upstreamModel: 'deepseek-reasoner',
+    keys: ['sk-deepseek'],
+    chatPath: '/v1/chat/completions',
+    baseUrlPath: '',
+    fake: { apiKey: 'sk-deepseek', reasoningField: 'reasoning_content' },
+  },
+  {
+    type: 'openrouter',
+    model: 'r1-free',
+    upstreamModel: 'deepseek/deepseek-r1:free',
+    keys: ['sk-or-v1-openrouter'],
+    chatPath: '/api/v1/chat/completions',
+    baseUrlPath: '/api',
+    fake: { apiKey: 'sk-or-v1-openrouter', apiRoot: '/api/v1', reasoningField: 'reasoning' },
+  },
+  {
+    type: 'zhipu',
+    model: 'glm-4.6',
+    upstreamModel: 'glm-4.6',
+    keys: ['zhipu-id.secret'],
+    chatPath: '/api/paas/v4/chat/completions',
+    baseUrlPath: '/api/paas',
+    fake: { apiKey: 'zhipu-id.secret', apiRoot: '/api/paas/v4' },
+  },
+  {
+    type: 'ollama',
+    model: 'llama3.2',
+    upstreamModel: 'llama3.2:3b',
+    keys: [],
+    chatPath: '/v1/chat/completions',
+    baseUrlPath: '',
+    fake: { keyless: true },
+  },
+];
+
+let gw: TestGateway;
+const fakes = new Map<string, FakeUpstream>();
+const channelIds = new Map<string, number>();
+let key: string;
+let openai: OpenAI;
+let anthropic: Anthropic;
+let google: GoogleGenAI;
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  for (const preset of presets) {
+    const fake = await startFakeOpenAICompatible(preset.fake);
+    fakes.set(preset.type, fake);
+    const created = await gw.admin('POST', '/channels', {
+      name: preset.type,
+      type: preset.type,
+      base_url: fake.origin + preset.baseUrlPath,
+      keys: preset.keys,
+      models: [preset.model],
+      model_mapping: { [preset.model]: preset.upstreamModel },
+    });
+    expect(created.status).toBe(201);
+    channelIds.set(preset.type, created.body.id);
+    await gw.admin('PUT', `/prices/${preset.model}`, { input: 1, output: 2 });
+  }
+  const user = await gw.admin('POST', '/users', { username: 'preset-user', balance: 10 });
+  key = (await gw.admin('POST', '/keys', { user_id: user.body.id })).body.key;
+  openai = new OpenAI({ apiKey: key, baseURL: `${gw.origin}/v1`, maxRetries: 0 });
+  anthropic = new Anthropic({ apiKey: key, baseURL: gw.origin, maxRetries: 0 });
+  google = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gw.origin } });
+});
+
+afterAll(async () => {
+  await gw?.close();
+  for (const fake of fakes.values()) await fake.close();
+});
+
+beforeEach(() => {
+  for (const fake of fakes.values()) fake.clear();
+});
+
+const fakeOf = (type: string) => fakes.get(type)!;
+const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+  { role: 'user', content: 'Why is the sky blue?' },
+];
+
+describe('the wire of each preset', () => {
+  it.each(presets)('$type: chat at $chatPath, the key as Bearer or none', async (preset) => {
+    const completion = await openai.chat.completions.create({ model: preset.model, messages });
+    expect(completion.choices[0]?.message.content).toBe(TEXT);
+    const requests = fakeOf(preset.type).requests;
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.url).toBe(preset.chatPath);
+    expect(requests[0]?.headers.authorization).toBe(
+      preset.keys[0] === undefined ? undefined : `Bearer ${preset.keys[0]}`,
+    );
+    expect(requests[0]?.body).toMatchObject({ model: preset.upstreamModel, messages });
+    expect(requests[0]?.refused).toBeUndefined();
+  });
+});
+
+describe('a Responses client on a deepseek channel', () => {
+  it('is converted to chat completions, the thinking returned as reasoning', async () => {
+    const response = await openai.responses.create({
+      model: 'deepseek-reasoner',
+      input: 'Why is the sky blue?',
+    });
+    expect(response.output_text).toBe(TEXT);
+    const reasoning = response.output.find((item) => item.type === 'reasoning');
+    expect(reasoning?.type === 'reasoning' && reasoning.summary.map((part) => part.text).join('')).toBe(
+      THINKING,
+    );
+    const [received] = fakeOf('deepseek').requests;
+    expect(received?.path).toBe('/v1/chat/completions');
+    expect(received?.body).toMatchObject({
+      model: 'deepseek-reasoner',
+      messages: [{ role: 'user', content: 'Why is the sky blue?' }],
+    });
+    expect(received?.refused).toBeUndefined();
+    await gw.gateway.services.tracker.settled();
+    await gw.gateway.services.ledger.storeRecords();
+    const [log] = (await gw.admin('GET', '/logs')).body.data;
+    expect(log).toMatchObject({ model: 'deepseek-reasoner', endpoint: 'responses', status_code: 200 });
+  });
+});
+
+describe.each([
+  { type: 'deepseek', model: 'deepseek-reasoner', field: 'reasoning_content' },
+  { type: 'openrouter', model: 'r1-free', field: 'reasoning' },
+])('reasoning returned as $field ($type)', ({ type, model }) => {
+  const thinkingRequest: Anthropic.MessageCreateParamsNonStreaming = {
+    model,
+    max_tokens: 4096,
+    thinking: { type: 'enabled', budget_tokens: 2048 },
+    messages: [{ role: 'user', content: 'Why is the sky blue?' }],
+  };
+
+  it('reaches an Anthropic client as a thinking block before the text', async () => {
+    const message = await anthropic.messages.create(thinkingRequest);
+    expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(message.content[0]).toMatchObject({ type: 'thinking', thinking: THINKING });
+    expect(message.content[1]).toMatchObject({ type: 'text', text: TEXT });
+    expect(fakeOf(type).requests[0]?.path).toMatch(/\/chat\/completions$/);
+  });
+
+  it('streams to an Anthropic client as a thinking block', async () => {
+    const message = await anthropic.messages.stream(thinkingRequest).finalMessage();
+    expect(message.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(message.content[0]).toMatchObject({ type: 'thinking', thinking: THINKING });
+    expect(message.content[1]).toMatchObject({ type: 'text', text: TEXT });
+  });
+
+  it('reaches a Gemini client as a thought part, JSON and stream', async () => {
+    const request = {
+      model,
+      contents: 'Why is the sky blue?',
+      config: { thinkingConfig: { includeThoughts: true } },
+    };
+    const reply = await google.models.generateContent(request);
+    expect(reply.candidates?.[0]?.content?.parts).toEqual([
+      expect.objectContaining({ text: THINKING, thought: true }),
+      expect.objectContaining({ text: TEXT }),
+    ]);
+    let thoughts = '';
+    let text = '';
+    for await (const chunk of await google.models.generateContentStream(request))
+      for (const part of chunk.candidates?.[0]?.content?.parts ?? [])
+        if (part.thought) thoughts += part.text ?? '';
+        else text += part.text ?? '';
+    expect(thoughts).toBe(THINKING);
+    expect(text).toBe(TEXT);
+  });
+});
+
+describe('the channel test and the model list', () => {
+  it('POST /api/channels/{id}/test works for a keyless ollama channel, sending no key', async () => {
+    const probe = await gw.admin('POST', `/channels/${channelIds.get('ollama')}/test`);
+    expect(probe.body).toMatchObject({ ok: true, error: null });
+    const [received] = fakeOf('ollama').requests;
+    expect(received?.path).toBe('/v1/chat/completions');
+    expect(received?.headers.authorization).toBeUndefined();
+    expect(received?.body).toMatchObject({ model: 'llama3.2:3b' });
+  });
+
+  it('a failing ollama server makes the test not ok', async () => {
+    fakeOf('ollama').script({ type: 'error', status: 500, message: 'model "llama3.2:3b" not found' });
+    const probe = await gw.admin('POST', `/channels/${channelIds.get('ollama')}/test`);
+    expect(probe.body).toMatchObject({ ok: false, error: 'HTTP 500: model "llama3.2:3b" not found' });
+  });
+
+  it('GET /v1/models lists preset models for openai clients, owned by their type', async () => {
+    const list = await send(gw.origin, '/v1/models', { headers: bearer(key) });
+    const find = (id: string) => list.body.data.find((model: { id: string }) => model.id === id);
+    for (const preset of presets)
+      expect(find(preset.model)).toMatchObject({
+        id: preset.model,
+        owned_by: preset.type,
+        supported_endpoint_types: ['openai'],
+      });
+  });
+});
