@@ -97,6 +97,7 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
     });
     const text = (await readBoundedBody(response.body, maxBodyBytes)).toString('utf8');
     const status = response.statusCode;
+    if (status === 401) provider.forgetCredentials?.({ key, config: channel.config });
     if (status >= 200 && status < 300)
       return finish(isJson(text) ? null : `HTTP ${status}: reply is not JSON`);
     const message = readUpstreamErrorMessage(text);

@@ -120,6 +120,11 @@ export interface ProviderDescriptor {
   ): UpstreamPayload;
   /** Credentials that depend on the final request (AWS SigV4) or on a fetched token (Vertex). */
   authorize?(request: AuthorizeRequest): Promise<Record<string, string>>;
+  /**
+   * The upstream answered 401 to a call made with `key`: credentials `authorize` cached for it (an
+   * access token revoked before its time) are stale, and the next call must fetch them anew.
+   */
+  forgetCredentials?(request: { key: string; config: ChannelConfig }): void;
   /** How a stream of `endpoint` is framed, when it is not server-sent events. */
   streamFraming?(endpoint: UpstreamEndpoint): (() => StreamFraming) | undefined;
 }

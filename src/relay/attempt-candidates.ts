@@ -149,6 +149,7 @@ async function attemptOne(
   } catch (error) {
     return failed(error);
   }
+  if (reply.statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
   if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
 
   if (options.stream) {

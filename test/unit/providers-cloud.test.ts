@@ -163,17 +163,19 @@ describe('vertex', () => {
     ).toBe(true);
   });
 
-  it('sends Claude the Messages body without model, with Vertex’s version; beta stays a header', () => {
+  it('sends Claude the Messages body without model, with Vertex’s version; beta stays a header, the query behind', () => {
     const adapted = vertex.adaptPayload!(
       {
         body: { model: 'claude', max_tokens: 5, stream: true, messages: [] },
         extraHeaders: { 'anthropic-beta': 'b1', 'anthropic-version': '2023-06-01' },
+        query: 'beta=true',
       },
       { endpoint: 'anthropic-messages', stream: true },
     );
     expect(adapted).toEqual({
       body: { max_tokens: 5, stream: true, messages: [], anthropic_version: 'vertex-2023-10-16' },
       extraHeaders: { 'anthropic-beta': 'b1' },
+      query: '',
     });
     const gemini = { body: { contents: [] }, extraHeaders: {} };
     expect(vertex.adaptPayload!(gemini, { endpoint: 'gemini-generate-content', stream: false })).toBe(gemini);

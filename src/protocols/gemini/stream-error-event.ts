@@ -21,6 +21,9 @@ const STATUS_OF_HTTP: Record<number, GeminiErrorStatus> = {
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   408: 'DEADLINE_EXCEEDED',
+  // AWS's 424 (Bedrock's modelStreamErrorException, ModelErrorException): the model failed while
+  // answering, a server-side failure, not the client's argument.
+  424: 'INTERNAL',
   429: 'RESOURCE_EXHAUSTED',
   499: 'CANCELLED',
   500: 'INTERNAL',

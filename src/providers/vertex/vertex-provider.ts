@@ -75,6 +75,8 @@ export const vertexProvider: ProviderDescriptor = {
       throw new UpstreamCredentialError(error.message, error.status);
     }
   },
+  // A token revoked before its time: the key's next call (a retry, the key's probe) gets a new one.
+  forgetCredentials: ({ key, config }) => tokens.invalidate({ key, tokenUrl: readConfig(config).token_url }),
 };
 
 function readConfig(config: ChannelConfig): VertexConfig {
