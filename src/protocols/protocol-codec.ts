@@ -19,10 +19,22 @@ export interface DecodeRequestContext {
   stream?: boolean;
 }
 
+/**
+ * The non-standard member of chat completions messages an OpenAI-compatible vendor carries model
+ * thinking in: `reasoning_content` (DeepSeek, https://api-docs.deepseek.com/guides/thinking_mode)
+ * or `reasoning` (OpenRouter, https://openrouter.ai/docs/use-cases/reasoning-tokens).
+ */
+export type ChatReasoningField = 'reasoning_content' | 'reasoning';
+
 export interface EncodeRequestOptions {
   losses: LossLog;
   /** `default_max_tokens`, for protocols that require an output cap (Anthropic). */
   defaultMaxTokens: number;
+  /**
+   * Chat completions: the member the upstream takes assistant reasoning back in; absent, reasoning
+   * goes back only where a chat client sent it as `reasoning_content`.
+   */
+  chatReasoningField?: ChatReasoningField;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChatReasoningField } from '../protocols/protocol-codec.js';
 import type { EndpointType } from '../routing/endpoint-type.js';
 import { joinUpstreamUrl } from './join-upstream-url.js';
 import { mergeUpstreamHeaders } from './merge-upstream-headers.js';
@@ -28,6 +29,8 @@ export function createOpenAICompatibleProvider(options: {
   keyOptional?: boolean;
   /** The API version segment before every path; `/v1` unless the vendor's differs (Zhipu: `/v4`). */
   versionPath?: string;
+  /** The vendor's own chat message member for model thinking; OpenAI's API has none. */
+  reasoningField?: ChatReasoningField;
 }): ProviderDescriptor {
   const versionPath = options.versionPath ?? '/v1';
   const upstreamEndpoints = options.upstreamEndpoints ?? OPENAI_COMPATIBLE_ENDPOINTS;
@@ -37,6 +40,7 @@ export function createOpenAICompatibleProvider(options: {
     defaultBaseUrl: () => options.defaultBaseUrl,
     configSchema: z.strictObject({}),
     keyOptional: options.keyOptional ?? false,
+    ...(options.reasoningField && { reasoningField: options.reasoningField }),
     endpointTypes: () => options.endpointTypes,
     upstreamEndpoints: () => upstreamEndpoints,
     buildUrl({ origin, endpoint }) {

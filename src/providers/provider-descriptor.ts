@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import type { ChatReasoningField } from '../protocols/protocol-codec.js';
 import type { EndpointType } from '../routing/endpoint-type.js';
 import type { ChannelConfig } from '../store/channels-repository.js';
 
@@ -127,4 +128,9 @@ export interface ProviderDescriptor {
   forgetCredentials?(request: { key: string; config: ChannelConfig }): void;
   /** How a stream of `endpoint` is framed, when it is not server-sent events. */
   streamFraming?(endpoint: UpstreamEndpoint): (() => StreamFraming) | undefined;
+  /**
+   * The chat-completions member this upstream carries reasoning in, both ways: replies bring it,
+   * and a converted conversation sends the assistant's reasoning back in it. Absent: none (OpenAI).
+   */
+  reasoningField?: ChatReasoningField;
 }

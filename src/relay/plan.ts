@@ -116,6 +116,7 @@ export function createPlanner(
     const body = upstream.codec.encodeRequest(request, {
       losses: input.losses,
       defaultMaxTokens: input.defaultMaxTokens,
+      chatReasoningField: provider.reasoningField,
     });
     return {
       mode: 'convert',

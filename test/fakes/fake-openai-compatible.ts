@@ -7,8 +7,11 @@
  *
  * Options: `apiRoot` (default `/v1`; OpenRouter `/api/v1`, Zhipu `/api/paas/v4`), `reasoningField`
  * (chat replies carry the thinking as DeepSeek's `reasoning_content` or OpenRouter's `reasoning`),
- * `keyless` (a local server such as Ollama: no key needed). Anything outside the root is a 404.
+ * `keyless` (a local server such as Ollama: no key needed), `deepseekThinking` (chat histories are
+ * held to DeepSeek's thinking-mode rules for `reasoning_content`, deepseek-thinking-history.ts).
+ * Anything outside the root is a 404.
  */
+import { checkDeepSeekThinkingHistory } from './deepseek-thinking-history.js';
 import { openaiEndpoints, openaiVendor } from './fake-openai.js';
 import {
   startFakeUpstream,
@@ -22,6 +25,7 @@ import { openaiChatReply, type OpenAIChatReplyOptions } from './openai-chat-repl
 export interface FakeOpenAICompatibleOptions extends FakeUpstreamOptions, OpenAIChatReplyOptions {
   apiRoot?: string;
   keyless?: boolean;
+  deepseekThinking?: boolean;
 }
 
 export function startFakeOpenAICompatible(options: FakeOpenAICompatibleOptions = {}): Promise<FakeUpstream> {
@@ -43,7 +47,12 @@ function compatibleVendor(options: FakeOpenAICompatibleOptions): FakeVendor {
     errorBody: (status, message, detail) => openaiVendor.errorBody(status, message, detail),
     validate(request) {
       const openai = asOpenAI(request);
-      return openai && openaiVendor.validate(openai);
+      if (!openai) return undefined;
+      const thinking =
+        options.deepseekThinking && openai.path === '/v1/chat/completions'
+          ? checkDeepSeekThinkingHistory(openai.body)
+          : undefined;
+      return openaiVendor.validate(openai) ?? thinking;
     },
     streamErrorEvent(request, message) {
       return openaiVendor.streamErrorEvent(asOpenAI(request) ?? request, message);

@@ -22,9 +22,9 @@ interface FakeToolCall {
 export interface OpenAIChatReplyOptions {
   /**
    * Where OpenAI-compatible vendors put the model's thinking (`content.thinking`) beside a text
-   * answer: `reasoning_content` (DeepSeek, https://api-docs.deepseek.com/guides/reasoning_model) or
-   * `reasoning` (OpenRouter, https://openrouter.ai/docs/use-cases/reasoning-tokens). Default: none,
-   * as OpenAI's own API never returns it.
+   * answer or tool calls: `reasoning_content` (DeepSeek, https://api-docs.deepseek.com/guides/thinking_mode)
+   * or `reasoning` (OpenRouter, https://openrouter.ai/docs/use-cases/reasoning-tokens). Default:
+   * none, as OpenAI's own API never returns it.
    */
   reasoningField?: 'reasoning_content' | 'reasoning';
 }
@@ -67,6 +67,7 @@ export function openaiChatReply(
             content: null,
             refusal: null,
             annotations: [],
+            ...(field && { [field]: content.thinking }),
             tool_calls: calls.map((call) => ({
               id: call.id,
               type: 'function',
@@ -105,9 +106,10 @@ export function openaiChatReply(
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...(includeUsage && { usage: null }),
     });
+  const thinking = field ? splitIntoDeltas(content.thinking).map((part) => chunk({ [field]: part })) : [];
   const events =
     calls.length > 0
-      ? toolCallChunks(calls, content.interleaveToolCalls).map((delta) => chunk(delta))
+      ? [...thinking, ...toolCallChunks(calls, content.interleaveToolCalls).map((delta) => chunk(delta))]
       : content.refusal
         ? [
             chunk({ role: 'assistant', content: null, refusal: '' }),
@@ -115,7 +117,7 @@ export function openaiChatReply(
           ]
         : [
             chunk({ role: 'assistant', content: '', refusal: null }),
-            ...(field ? splitIntoDeltas(content.thinking).map((part) => chunk({ [field]: part })) : []),
+            ...thinking,
             ...splitIntoDeltas(content.text).map((part) => chunk({ content: part })),
           ];
   events.push(chunk({}, finishReason));

@@ -32,7 +32,7 @@ const presets: Preset[] = [
     keys: ['sk-deepseek'],
     chatPath: '/v1/chat/completions',
     baseUrlPath: '',
-    fake: { apiKey: 'sk-deepseek', reasoningField: 'reasoning_content' },
+    fake: { apiKey: 'sk-deepseek', reasoningField: 'reasoning_content', deepseekThinking: true },
   },
   {
     type: 'openrouter',
@@ -194,6 +194,150 @@ describe.each([
         else text += part.text ?? '';
     expect(thoughts).toBe(THINKING);
     expect(text).toBe(TEXT);
+  });
+});
+
+describe.each([
+  { type: 'deepseek', model: 'deepseek-reasoner', field: 'reasoning_content' },
+  { type: 'openrouter', model: 'r1-free', field: 'reasoning' },
+])('thinking sent back as $field ($type)', ({ type, model, field }) => {
+  const tools: Anthropic.Tool[] = [
+    {
+      name: 'get_weather',
+      description: 'Weather of a city.',
+      input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  ];
+  const thinking = { type: 'enabled', budget_tokens: 2048 } as const;
+  const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+  const sentMessages = (index: number) =>
+    (fakeOf(type).requests[index]?.body as { messages: unknown }).messages;
+
+  /** One tool round trip of an Anthropic client: the history it sends on, and the final answer. */
+  async function toolRoundTrip() {
+    const first = await anthropic.messages.create({
+      model,
+      max_tokens: 4096,
+      thinking,
+      tools,
+      messages: [question],
+    });
+    expect(first.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
+    const call = first.content.find((block) => block.type === 'tool_use');
+    if (!call) throw new Error('no tool call');
+    const history: Anthropic.MessageParam[] = [
+      question,
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny, 24°C' }] },
+    ];
+    fakeOf(type).script({ type: 'reply', toolCall: false });
+    const answer = await anthropic.messages
+      .stream({ model, max_tokens: 4096, thinking, tools, messages: history })
+      .finalMessage();
+    return { call, history, answer };
+  }
+
+  it('an Anthropic client doing a tool round trip: the upstream gets the reasoning of the tool call back', async () => {
+    const { call, answer } = await toolRoundTrip();
+    expect(answer.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(fakeOf(type).requests[1]?.refused).toBeUndefined();
+    expect(sentMessages(1)).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        [field]: THINKING,
+        tool_calls: [
+          {
+            id: call.id,
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"query":"weather in Paris"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: call.id, content: 'Sunny, 24°C' },
+    ]);
+  });
+
+  it('a later user turn still carries the reasoning of the earlier tool loop', async () => {
+    const { history, answer } = await toolRoundTrip();
+    const next: Anthropic.MessageParam[] = [
+      ...history,
+      { role: 'assistant', content: answer.content },
+      { role: 'user', content: 'And in Rome?' },
+    ];
+    fakeOf(type).script({ type: 'reply', toolCall: false });
+    const reply = await anthropic.messages.create({
+      model,
+      max_tokens: 4096,
+      thinking,
+      tools,
+      messages: next,
+    });
+    expect(reply.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(fakeOf(type).requests[2]?.refused).toBeUndefined();
+    const assistants = (sentMessages(2) as Record<string, unknown>[]).filter(
+      (message) => message.role === 'assistant',
+    );
+    expect(assistants.map((message) => message[field])).toEqual([THINKING, THINKING]);
+  });
+
+  it('a conversation without tools: DeepSeek gets no reasoning back, OpenRouter every turn of it', async () => {
+    const first = await anthropic.messages.create({
+      model,
+      max_tokens: 4096,
+      thinking,
+      messages: [question],
+    });
+    const reply = await anthropic.messages.create({
+      model,
+      max_tokens: 4096,
+      thinking,
+      messages: [
+        question,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: 'And in Rome?' },
+      ],
+    });
+    expect(reply.content.map((block) => block.type)).toEqual(['thinking', 'text']);
+    expect(fakeOf(type).requests[1]?.refused).toBeUndefined();
+    // DeepSeek takes reasoning back only for turns with tool calls; OpenRouter for every turn.
+    expect(sentMessages(1)).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: TEXT, ...(type === 'openrouter' && { reasoning: THINKING }) },
+      { role: 'user', content: 'And in Rome?' },
+    ]);
+  });
+});
+
+describe('the deepseek fake holds histories to the thinking-mode rules', () => {
+  const post = (messages: unknown[]) =>
+    send(fakeOf('deepseek').origin, '/v1/chat/completions', {
+      method: 'POST',
+      headers: bearer('sk-deepseek'),
+      body: { model: 'deepseek-reasoner', messages },
+    });
+
+  it('refuses reasoning_content on a turn without tool calls, and a tool call without it', async () => {
+    const plain = await post([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' },
+      { role: 'user', content: 'How are you?' },
+    ]);
+    expect(plain.status).toBe(400);
+    expect(plain.body.error.message).toMatch(
+      /reasoning_content is only taken back for the turns with tool calls/,
+    );
+    const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } };
+    const missing = await post([
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' },
+    ]);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toBe(
+      'The `reasoning_content` in the thinking mode must be passed back to the API.',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FilePart, Message, Part, ToolResultPart } from '../../ir/content.js';
 import type { CanonicalRequest } from '../../ir/request.js';
+import type { ChatReasoningField } from '../protocol-codec.js';
 import { assignMembers, type JsonObject } from '../wire-json.js';
 import {
   collapseContent,
@@ -9,6 +10,7 @@ import {
   isPlainText,
   type ContentEncodeContext,
 } from './encode-content-part.js';
+import { keepToolTurnReasoning, type ReasonedAssistant } from './keep-tool-turn-reasoning.js';
 import { partExtension, readRawValue, type OpenAIChatRequestExtension } from './openai-chat-extension.js';
 import {
   keptContentPartOf,
@@ -26,15 +28,22 @@ import {
 
 type Located = { part: Part; path: string };
 
+type MessagesEncodeContext = ContentEncodeContext & {
+  extension: OpenAIChatRequestExtension;
+  /** The upstream's own member for assistant reasoning; absent: see `encodeAssistant`. */
+  reasoningField?: ChatReasoningField;
+};
+
 /**
  * Canonical system parts and messages -> chat completions `messages`
  * (https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages).
  */
 export function encodeMessages(
   request: CanonicalRequest,
-  context: ContentEncodeContext & { extension: OpenAIChatRequestExtension },
+  context: MessagesEncodeContext,
 ): OpenAIChatMessage[] {
   const encoded: OpenAIChatMessage[] = encodeSystem(request.system, context);
+  const reasoned: ReasonedAssistant[] = [];
   const developer = new Set(context.extension.developerMessages);
   request.messages.forEach((message, index) => {
     const parts = message.parts.map((part, partIndex) => ({
@@ -51,16 +60,20 @@ export function encodeMessages(
       case 'tool':
         encoded.push(...encodeUserOrTool(message, parts, context));
         return;
-      case 'assistant':
-        encoded.push(...encodeAssistant(message, parts, context));
+      case 'assistant': {
+        const { assistant, verbatim, reasoningPaths } = encodeAssistant(message, parts, context);
+        encoded.push(assistant, ...verbatim);
+        if (context.reasoningField === 'reasoning_content' && reasoningPaths.length > 0)
+          reasoned.push({ message: assistant, paths: reasoningPaths });
         return;
+      }
       default: {
         const unreachable: never = message.role;
         return unreachable;
       }
     }
   });
-  return encoded;
+  return reasoned.length > 0 ? keepToolTurnReasoning(encoded, { reasoned, losses: context.losses }) : encoded;
 }
 
 /** The system parts, split back into the client's messages when the extension tells how. */
@@ -198,27 +211,35 @@ function carryFile(
 }
 
 /**
- * Assistant turns: text as `content`, tool calls as `tool_calls`. Chat completions has no input
- * field for reasoning, so reasoning parts are dropped (recorded), except those that came as
- * `reasoning_content` from a chat client, which DeepSeek-style upstreams take back.
+ * Assistant turns: text as `content`, tool calls as `tool_calls`. OpenAI's chat completions has no
+ * input field for reasoning; an upstream that declares its own member (`reasoningField`) takes the
+ * reasoning parts back in it. Without one, reasoning parts are dropped (recorded), except those
+ * that came as `reasoning_content` from a chat client, which DeepSeek-style upstreams take back.
+ * `reasoningPaths` locates the parts whose text went into that member.
  */
 function encodeAssistant(
   message: Message,
   parts: Located[],
-  context: ContentEncodeContext,
-): OpenAIChatMessage[] {
+  context: ContentEncodeContext & { reasoningField?: ChatReasoningField },
+): {
+  assistant: OpenAIChatAssistantMessage;
+  verbatim: OpenAIChatKept<'message'>[];
+  reasoningPaths: string[];
+} {
   const { rest, fields } = takeMessageFields(parts);
   const content: (OpenAIChatTextPart | OpenAIChatKept<'content-part'>)[] = [];
   const toolCalls: OpenAIChatToolCall[] = [];
   const reasoning: string[] = [];
+  const reasoningPaths: string[] = [];
   const verbatim: OpenAIChatKept<'message'>[] = [];
+  const reasoningField = context.reasoningField ?? 'reasoning_content';
   for (const { part, path } of rest) {
     switch (part.type) {
       case 'text':
         content.push(encodeTextPart(part, path, context));
         break;
       case 'reasoning':
-        if (!partExtension(part).reasoningContent) {
+        if (!context.reasoningField && !partExtension(part).reasoningContent) {
           context.losses.dropped(
             path,
             part.signature || part.redactedData
@@ -227,7 +248,11 @@ function encodeAssistant(
           );
           break;
         }
-        reasoning.push(part.text);
+        // Redacted reasoning has no text for the member (its data is recorded below).
+        if (!context.reasoningField || part.text !== '') {
+          reasoning.push(part.text);
+          reasoningPaths.push(path);
+        }
         // OpenAI refuses `reasoning_details` and no chat upstream can check another vendor's token.
         if (part.signature)
           context.losses.dropped(
@@ -271,11 +296,11 @@ function encodeAssistant(
     role: 'assistant',
     content: content.length > 0 ? collapseContent(content) : empty,
     ...named(message.name),
-    ...(reasoning.length > 0 && { reasoning_content: reasoning.join('') }),
+    ...(reasoning.length > 0 && { [reasoningField]: reasoning.join('') }),
     ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
     ...fields,
   };
-  return [assistant, ...verbatim];
+  return { assistant, verbatim, reasoningPaths };
 }
 
 /**

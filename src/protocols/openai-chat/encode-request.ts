@@ -30,6 +30,7 @@ export function encodeOpenAIChatRequest(
       losses,
       breakpoints: extension.promptCacheBreakpoints === true,
       extension,
+      reasoningField: options.chatReasoningField,
     }),
   };
 

@@ -135,13 +135,15 @@ export interface OpenAIChatToolMessage {
 
 /**
  * `ChatCompletionAssistantMessageParam`, with DeepSeek's `reasoning_content`
- * (https://api-docs.deepseek.com/guides/reasoning_model).
+ * (https://api-docs.deepseek.com/guides/thinking_mode) or OpenRouter's `reasoning`
+ * (https://openrouter.ai/docs/use-cases/reasoning-tokens#preserving-reasoning-blocks).
  */
 export interface OpenAIChatAssistantMessage {
   role: 'assistant';
   content: string | (OpenAIChatTextPart | OpenAIChatKept<'content-part'>)[] | null;
   name?: string;
   reasoning_content?: string;
+  reasoning?: string;
   tool_calls?: OpenAIChatToolCall[];
   [kept: string]: unknown;
 }

@@ -6,4 +6,5 @@ export const moonshotProvider = createOpenAICompatibleProvider({
   defaultBaseUrl: 'https://api.moonshot.ai',
   endpointTypes: ['openai'],
   upstreamEndpoints: ['openai-chat'],
+  reasoningField: 'reasoning_content',
 });

@@ -6,4 +6,5 @@ export const qwenProvider = createOpenAICompatibleProvider({
   defaultBaseUrl: 'https://dashscope-intl.aliyuncs.com/compatible-mode',
   endpointTypes: ['openai'],
   upstreamEndpoints: ['openai-chat', 'openai-embeddings'],
+  reasoningField: 'reasoning_content',
 });

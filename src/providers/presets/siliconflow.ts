@@ -6,4 +6,5 @@ export const siliconflowProvider = createOpenAICompatibleProvider({
   defaultBaseUrl: 'https://api.siliconflow.cn',
   endpointTypes: ['openai'],
   upstreamEndpoints: ['openai-chat', 'openai-embeddings', 'openai-images', 'jina-rerank'],
+  reasoningField: 'reasoning_content',
 });

@@ -7,4 +7,5 @@ export const vllmProvider = createOpenAICompatibleProvider({
   endpointTypes: ['openai'],
   upstreamEndpoints: ['openai-chat', 'openai-responses', 'openai-embeddings', 'jina-rerank'],
   keyOptional: true,
+  reasoningField: 'reasoning_content',
 });

@@ -7,4 +7,5 @@ export const zhipuProvider = createOpenAICompatibleProvider({
   endpointTypes: ['openai'],
   upstreamEndpoints: ['openai-chat', 'openai-embeddings'],
   versionPath: '/v4',
+  reasoningField: 'reasoning_content',
 });
