@@ -1,24 +1,35 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
-/** Starts a Node script pinned to one core and resolves once a line of its output matches. */
+/**
+ * Starts a Node script pinned to one core, or allowed on every core with `'all'` (the driver runs
+ * pinned, and a child inherits its pinning unless told otherwise; `cpus()` counts every core, the
+ * affinity aside), and resolves once a line of its output matches.
+ */
 export async function startPinned(options: {
-  core: number;
+  core: number | 'all';
   script: string;
   env: Record<string, string>;
   ready: RegExp;
 }): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn('taskset', ['-c', String(options.core), process.execPath, options.script], {
+  const cores = options.core === 'all' ? `0-${cpus().length - 1}` : String(options.core);
+  const child = spawn('taskset', ['-c', cores, process.execPath, options.script], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     let buffered = '';
-    child.stdout?.on('data', (data: Buffer) => {
+    const read = (data: Buffer) => {
       buffered += data.toString();
       const found = options.ready.exec(buffered);
-      if (found) resolve(found);
-    });
+      if (!found) return;
+      // Later output (one access log line per request) is read and dropped, not kept and searched.
+      child.stdout?.off('data', read);
+      child.stdout?.resume();
+      resolve(found);
+    };
+    child.stdout?.on('data', read);
     child.on('exit', (code) => reject(new Error(`${options.script} exited with ${code}: ${buffered}`)));
   });
   return { child, match };

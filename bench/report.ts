@@ -56,8 +56,16 @@ export function row(label: string, measure: Compared): string[] {
   ];
 }
 
-export function formatTable(rows: string[][]): string {
-  const header = ['measure', 'direct', 'bare proxy', 'gateway', 'gateway / direct', 'gateway / bare proxy'];
+const COMPARED_HEADER = [
+  'measure',
+  'direct',
+  'bare proxy',
+  'gateway',
+  'gateway / direct',
+  'gateway / bare proxy',
+];
+
+export function formatTable(rows: string[][], header: string[] = COMPARED_HEADER): string {
   const all = [header, ...rows];
   const widths = header.map((_, column) => Math.max(...all.map((cells) => cells[column]?.length ?? 0)));
   return all

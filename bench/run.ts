@@ -3,7 +3,9 @@
  * through a bare Fastify + undici proxy, and through the gateway (with auth, billing and usage
  * logging on). Both proxies are pinned to core 0 and measured one after the other, never both under
  * load at once; the driver and the upstream share core 1. Prints a table with the gateway's ratios
- * to the direct path and to the bare proxy, and writes bench/results/latest.json.
+ * to the direct path and to the bare proxy. Then the gateway runs again with `GATEWAY_WORKERS=auto`
+ * on every core, for its throughput per machine and per core (second table). Writes
+ * bench/results/latest.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { cpuMicros, memory, pinTo, startPinned } from './processes.js';
 import { fixedRate, openHeldStreams, pacedStreams, saturate, streamTimes, type Target } from './measure.js';
 import { compare, formatTable, round, row } from './report.js';
+import { measureAllCores, type AllCoresResult, type SeededKeys } from './all-cores.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -33,12 +36,29 @@ async function admin(origin: string, method: string, route: string, body: unknow
   return response.json();
 }
 
+/** The bench channel, its price, a user and two keys: one without limits, one with a limit never reached. */
+async function seed(origin: string): Promise<SeededKeys> {
+  await admin(origin, 'POST', '/channels', {
+    name: 'bench',
+    type: 'openai',
+    base_url: upstreamOrigin,
+    keys: ['upstream-key'],
+    models: ['bench-model'],
+  });
+  await admin(origin, 'PUT', '/prices/bench-model', { input: 1, output: 2 });
+  const user = await admin(origin, 'POST', '/users', { username: 'bench', balance: 1_000_000 });
+  const unlimited = await admin(origin, 'POST', '/keys', { user_id: user.id });
+  const limited = await admin(origin, 'POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });
+  return { unlimited: unlimited.key, limited: limited.key };
+}
+
 interface Proxy {
   target: Target;
   pid: number;
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
+const allCoresDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-all-cores-'));
 const children: ChildProcess[] = [];
 const upstream = await startPinned({
   core: 1,
@@ -72,16 +92,7 @@ try {
   children.push(gatewayProcess.child);
   const gatewayOrigin = gatewayProcess.match[1]!;
 
-  await admin(gatewayOrigin, 'POST', '/channels', {
-    name: 'bench',
-    type: 'openai',
-    base_url: upstreamOrigin,
-    keys: ['upstream-key'],
-    models: ['bench-model'],
-  });
-  await admin(gatewayOrigin, 'PUT', '/prices/bench-model', { input: 1, output: 2 });
-  const user = await admin(gatewayOrigin, 'POST', '/users', { username: 'bench', balance: 1_000_000 });
-  const key = await admin(gatewayOrigin, 'POST', '/keys', { user_id: user.id });
+  const keys = await seed(gatewayOrigin);
 
   const direct: Target = {
     name: 'direct',
@@ -97,7 +108,11 @@ try {
     pid: bareProxyProcess.child.pid!,
   };
   const gateway: Proxy = {
-    target: { name: 'gateway', origin: gatewayOrigin, headers: { authorization: `Bearer ${key.key}` } },
+    target: {
+      name: 'gateway',
+      origin: gatewayOrigin,
+      headers: { authorization: `Bearer ${keys.unlimited}` },
+    },
     pid: gatewayProcess.child.pid!,
   };
 
@@ -166,6 +181,17 @@ try {
   const bareProxyChunks = await chunkCost(bareProxy);
   const gatewayChunks = await chunkCost(gateway);
 
+  process.stderr.write('all cores\n');
+  gatewayProcess.child.kill('SIGTERM');
+  const allCores = await measureAllCores({
+    root,
+    dataDir: allCoresDataDir,
+    adminToken: ADMIN,
+    seconds,
+    seed,
+    children,
+  });
+
   const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
   type StreamTimes = Record<'direct' | 'bareProxy' | 'gateway', { firstByte: number; total: number }>;
   const timesOf = (measure: 'firstByte' | 'total', values: StreamTimes) =>
@@ -230,6 +256,11 @@ try {
       },
       errors: bareProxyChunks.errors + gatewayChunks.errors,
     },
+    all_cores: {
+      one_core_rps: round(gatewaySaturation.rps, 0),
+      ...allCores,
+      rps_vs_one_core: round(allCores.rps / gatewaySaturation.rps, 2),
+    },
     open_streams: {
       count: openStreams,
       kib_per_stream: compare(
@@ -260,11 +291,13 @@ try {
     row(`CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`, results.cpu_us_per_stream_chunk),
     row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
   ]);
-  process.stdout.write(`${table}\n`);
+  process.stdout.write(`${table}\n\n`);
+  process.stdout.write(`${formatAllCores(results.all_cores, round(gatewaySaturation.cpuPerRequest, 1))}\n`);
   const errors =
     results.saturation_rps.errors +
     results.latency_ms_at_1000_rps.errors +
-    results.cpu_us_per_stream_chunk.errors;
+    results.cpu_us_per_stream_chunk.errors +
+    results.all_cores.errors;
   if (errors > 0) process.stdout.write(`errors: ${errors} (see latest.json)\n`);
 
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -280,4 +313,23 @@ try {
     ),
   );
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(allCoresDataDir, { recursive: true, force: true });
+}
+
+function formatAllCores(
+  figures: AllCoresResult & { one_core_rps: number },
+  oneCoreCpuPerRequest: number,
+): string {
+  return formatTable(
+    [
+      ['throughput at saturation (req/s)', `${figures.one_core_rps}`, `${figures.rps}`],
+      ['throughput per core (req/s)', `${figures.one_core_rps}`, `${figures.rps_per_worker}`],
+      ['CPU per request, all processes (µs)', `${oneCoreCpuPerRequest}`, `${figures.cpu_us_per_request}`],
+      ['  of which the primary (µs)', '', `${figures.primary_cpu_us_per_request.unlimited}`],
+      ['throughput, key with an rpm limit (req/s)', '', `${figures.limited_key.rps}`],
+      ['CPU per request, key with an rpm limit (µs)', '', `${figures.limited_key.cpu_us_per_request}`],
+      ['  of which the primary (µs)', '', `${figures.primary_cpu_us_per_request.limited}`],
+    ],
+    ['measure', 'one core (1 process)', `all cores (${figures.workers} workers)`],
+  );
 }

@@ -3,21 +3,18 @@ import { AdminAuthenticator } from './admin/admin-authenticator.js';
 import { PrincipalCache } from './auth/principal-cache.js';
 import type { Environment } from './config/environment.js';
 import { LiveSettings } from './config/live-settings.js';
-import { LocalChangeFeed } from './events/change-feed.js';
-import { RedisChangeFeed } from './events/redis-change-feed.js';
-import { RedisHealthSync } from './events/redis-health-sync.js';
+import type { IpcLink } from './cluster/ipc-link.js';
+import { openSharedState } from './cluster/shared-state.js';
 import { buildApp } from './http/build-app.js';
 import { BalanceLedger } from './billing/balance-ledger.js';
 import { HoldKeeper } from './billing/hold-keeper.js';
-import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
-import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
 import { probeChannel } from './providers/probe-channel.js';
 import { configureUpstreamDispatcher, upstreamDispatcher } from './providers/upstream-dispatcher.js';
 import { RelayTracker } from './relay/relay-tracker.js';
 import { ChannelHealthService } from './routing/channel-health-service.js';
-import { LocalHealthSync } from './routing/health-sync.js';
 import { shutDown } from './shut-down.js';
 import type { Logger } from './observability/logger.js';
+import { Telemetry } from './observability/telemetry.js';
 import { RoutingCatalog } from './routing/routing-catalog.js';
 import type { GatewayServices } from './services.js';
 import { openStore } from './store/database.js';
@@ -35,21 +32,32 @@ export interface Gateway {
   close(graceMs?: number): Promise<void>;
 }
 
+export interface GatewayOptions {
+  /** In a cluster worker: the channel to the primary, which holds what the workers share. */
+  primary?: IpcLink;
+}
+
 /** Opens the store, migrates it, loads the caches and builds the HTTP app (not yet listening). */
-export async function createGateway(environment: Environment, logger: Logger): Promise<Gateway> {
+export async function createGateway(
+  environment: Environment,
+  logger: Logger,
+  options: GatewayOptions = {},
+): Promise<Gateway> {
   const store = openStore({
     databaseUrl: environment.databaseUrl,
     dataDir: environment.dataDir,
     postgresSchema: environment.databaseSchema,
+    // A cluster's primary checkpoints the SQLite file for all its workers.
+    checkpointWal: options.primary === undefined,
   });
   try {
     await migrateToLatest(store);
     const repositories = createRepositories(store);
-    const changes = environment.redisUrl
-      ? await RedisChangeFeed.connect(environment.redisUrl, (error, context) =>
-          logger.warn({ err: error, context }, 'change feed trouble'),
-        )
-      : new LocalChangeFeed();
+    const { changes, rateLimiter, healthSync, loginThrottle } = await openSharedState({
+      redisUrl: environment.redisUrl,
+      primary: options.primary,
+      logger,
+    });
     const settings = await LiveSettings.load({
       repository: repositories.settings,
       fromEnvironment: environment.settings,
@@ -74,20 +82,27 @@ export async function createGateway(environment: Environment, logger: Logger): P
       },
       onLeaseLost: () => tracker.abortAll('the gateway lost its hold lease'),
     });
-    const rateLimiter = environment.redisUrl
-      ? new RedisRateLimiter(environment.redisUrl)
-      : new MemoryRateLimiter();
     const health = new ChannelHealthService({
       repository: repositories.channels,
       changes,
       settings: () => settings.get(),
       probe: async (channel, { key }) => (await probeChannel(channel, { timeoutMs: 10_000, key })).ok,
       logger,
-      sync: environment.redisUrl
-        ? await RedisHealthSync.connect(environment.redisUrl, { logger })
-        : new LocalHealthSync(),
+      sync: healthSync,
     });
     health.watch(await repositories.channels.all());
+    const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
+      onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
+    });
+    const telemetry = new Telemetry({
+      environment: environment.observability,
+      store,
+      redisUrl: environment.redisUrl,
+      isPriced: (model) => catalog.price(model) !== undefined,
+      channels: () => catalog.channels(),
+      health,
+      usageWriterQueue: () => tracker.pendingCount + ledger.unstoredRecords,
+    });
     const services: GatewayServices = {
       store,
       repositories,
@@ -96,16 +111,17 @@ export async function createGateway(environment: Environment, logger: Logger): P
       principals,
       catalog,
       adminAuth: authenticator,
-      ledger: new BalanceLedger(moneyLedger, holdKeeper.owner, {
-        onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
-      }),
+      ledger,
       holdKeeper,
       rateLimiter,
+      loginThrottle,
       health,
       keyRotation: health.keys,
       dispatcher: upstreamDispatcher,
       tracker,
       logger,
+      telemetry,
+      observer: telemetry.observer,
     };
     const app = buildApp({
       services,

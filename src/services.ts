@@ -1,6 +1,8 @@
 import type { AdminAuthenticator } from './admin/admin-authenticator.js';
 import type { HoldKeeper } from './billing/hold-keeper.js';
 import type { ChangeFeed } from './events/change-feed.js';
+import type { LoginThrottle } from './limits/login-throttle.js';
+import type { Telemetry } from './observability/telemetry.js';
 import type { RelayServices } from './relay/handle-relay.js';
 import type { Store } from './store/database.js';
 import type { Repositories } from './store/repositories.js';
@@ -12,4 +14,8 @@ export interface GatewayServices extends RelayServices {
   changes: ChangeFeed;
   adminAuth: AdminAuthenticator;
   holdKeeper: HoldKeeper;
+  /** Failed console sign-ins per username and client IP (admin-api section 8). */
+  loginThrottle: LoginThrottle;
+  /** Metrics, traces and readiness (admin-api section 9). */
+  telemetry: Telemetry;
 }

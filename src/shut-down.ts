@@ -15,6 +15,8 @@ export async function shutDown(
   app: FastifyInstance,
   graceMs: number,
 ): Promise<void> {
+  // Readiness fails first, while requests are still accepted, so load balancers drain the instance.
+  await services.telemetry.drain();
   const closing = app.close();
   const idle = await services.tracker.waitForIdle(graceMs);
   if (!idle) services.tracker.abortAll('the gateway is shutting down');
@@ -36,7 +38,9 @@ export async function shutDown(
   await services.holdKeeper.stop().catch(() => undefined);
   services.health.close();
   await services.rateLimiter.close();
+  await services.loginThrottle.close();
   await services.changes.close();
   await closeUpstreamDispatcher();
+  await services.telemetry.close();
   await services.store.close();
 }

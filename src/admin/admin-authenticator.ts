@@ -34,6 +34,14 @@ export class AdminAuthenticator {
     return { authenticator: new AdminAuthenticator(hashKey(token)), generatedToken: token };
   }
 
+  /**
+   * Names the current token without revealing it or its stored hash: root console sessions record
+   * it, so replacing the token ends the sessions signed in with the old one.
+   */
+  fingerprint(): string {
+    return hashKey(`session:${this.tokenHash}`);
+  }
+
   verify(presented: string | undefined): boolean {
     if (!presented || !this.tokenHash) return false;
     return hashesEqual(hashKey(presented), this.tokenHash);

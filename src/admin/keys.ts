@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { hashKey } from '../auth/hash-key.js';
-import { generateKey, maskKey, stripKeyPrefix } from '../auth/key-format.js';
 import type { GatewayServices } from '../services.js';
 import { invalidField, notFound } from './admin-error.js';
+import { createKeyFor, keyChangesFrom } from './key-commands.js';
 import { createKeySchema, KEY_READ_ONLY_FIELDS, updateKeySchema } from './key-schemas.js';
 import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
@@ -28,28 +27,12 @@ export function registerKeyRoutes(app: FastifyInstance, services: GatewayService
   app.get('/keys/:id', async (request) => serializeKey(await findKey(request.params)));
 
   app.post('/keys', async (request, reply) => {
-    const body = parseBody(request.body, createKeySchema, { readOnly: KEY_READ_ONLY_FIELDS });
-    if (!(await users.find(body.user_id)))
-      throw invalidField('user_id', `user ${body.user_id} does not exist`);
-    const fullKey = generateKey();
-    const key = await keys.create({
-      userId: body.user_id,
-      name: body.name,
-      keyHash: hashKey(stripKeyPrefix(fullKey)),
-      keyHint: maskKey(fullKey),
-      status: body.status,
-      expiresAt: body.expires_at,
-      unlimitedQuota: body.unlimited_quota,
-      quota: body.quota,
-      modelLimits: body.model_limits,
-      ipAllowList: body.ip_allow_list,
-      group: body.group,
-      rpm: body.rpm,
-      tpm: body.tpm,
+    const { user_id: userId, ...attributes } = parseBody(request.body, createKeySchema, {
+      readOnly: KEY_READ_ONLY_FIELDS,
     });
-    // Unknown hashes are cached as misses, so even a brand-new key needs the cache emptied.
-    await services.changes.publish('keys');
-    return reply.code(201).send(serializeKey(key, fullKey));
+    if (!(await users.find(userId))) throw invalidField('user_id', `user ${userId} does not exist`);
+    const { record, fullKey } = await createKeyFor(services, userId, attributes);
+    return reply.code(201).send(serializeKey(record, fullKey));
   });
 
   app.patch('/keys/:id', async (request) => {
@@ -57,18 +40,7 @@ export function registerKeyRoutes(app: FastifyInstance, services: GatewayService
     const body = parseBody(request.body, updateKeySchema, {
       readOnly: [...KEY_READ_ONLY_FIELDS, 'user_id'],
     });
-    const key = await keys.update(id, {
-      name: body.name,
-      status: body.status,
-      expiresAt: body.expires_at,
-      unlimitedQuota: body.unlimited_quota,
-      quota: body.quota,
-      modelLimits: body.model_limits,
-      ipAllowList: body.ip_allow_list,
-      group: body.group,
-      rpm: body.rpm,
-      tpm: body.tpm,
-    });
+    const key = await keys.update(id, keyChangesFrom(body));
     if (!key) throw notFound('key', id);
     await services.changes.publish('keys');
     return serializeKey(key);

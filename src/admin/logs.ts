@@ -1,20 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
-import { parseListQuery, readIntegerParameter, readStringParameter } from './parse-query.js';
+import type { UsageLogConditions } from '../store/usage-log-conditions.js';
+import { parseListQuery } from './parse-query.js';
+import { parseUsageConditions } from './parse-usage-query.js';
 import { serializeUsageLog } from './serialize-usage-log.js';
+import { serializeUsageTotals } from './serialize-usage-stats.js';
 
-const ANY_ID = { min: 0, max: Number.MAX_SAFE_INTEGER };
-
-/** `GET /api/logs` (admin-api section 2, Usage logs), newest first. */
+/**
+ * `GET /api/logs` (admin-api section 2, Usage logs), newest first, filtered by `user_id`, `key_id`,
+ * `channel_id`, `model`, `status` and `from`..`to`, with `total` over every matching record.
+ */
 export function registerLogRoutes(app: FastifyInstance, services: GatewayServices): void {
-  app.get('/logs', async (request) => {
-    const { query } = request;
-    const logs = await services.repositories.usageLogs.list({
-      userId: readIntegerParameter(query, 'user_id', ANY_ID),
-      keyId: readIntegerParameter(query, 'key_id', ANY_ID),
-      model: readStringParameter(query, 'model'),
-      ...parseListQuery(query),
-    });
-    return { data: logs.map(serializeUsageLog) };
-  });
+  app.get('/logs', async (request) => listUsageLogs(services, request.query, {}));
+}
+
+/** A page of usage records and the totals of all that match; `forced` conditions win over the query's. */
+export async function listUsageLogs(services: GatewayServices, query: unknown, forced: UsageLogConditions) {
+  const { usageLogs } = services.repositories;
+  const conditions = { ...parseUsageConditions(query), ...forced };
+  const page = parseListQuery(query);
+  const [logs, totals] = await Promise.all([
+    usageLogs.list({ ...conditions, ...page }),
+    usageLogs.totals(conditions),
+  ]);
+  return { data: logs.map(serializeUsageLog), total: serializeUsageTotals(totals) };
 }

@@ -1,22 +1,68 @@
 import type { FastifyInstance } from 'fastify';
+import { httpsDetector } from '../http/request-scheme.js';
 import type { GatewayServices } from '../services.js';
-import { authorizeAdmin } from './authorize-admin.js';
+import { registerAuthMeRoute, registerLoginRoute, registerLogoutRoute } from './auth-routes.js';
+import { authorizeApi, type ApiRequirement } from './authorize-api.js';
+import { registerChannelStatsRoutes } from './channel-stats.js';
 import { registerChannelRoutes } from './channels.js';
+import { ConsoleSessions } from './console-sessions.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerLogRoutes } from './logs.js';
+import { registerMeRoutes } from './me.js';
+import { registerMyKeyRoutes } from './my-keys.js';
+import { registerMyUsageRoutes } from './my-usage.js';
 import { registerPriceRoutes } from './prices.js';
 import { registerSettingRoutes } from './settings.js';
+import { SignInVerifier } from './sign-in-verifier.js';
+import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
 
-/** The management API (admin-api.md sections 1 and 2), registered inside the `/api` plugin. */
+/**
+ * The management API (admin-api sections 1, 2 and 8), registered inside the `/api` plugin as four
+ * route groups, each with its own authorization: sign-in (none), sign-out (whoever calls),
+ * self-service (anyone signed in) and administration (the root admin or an `admin` user).
+ */
 export async function registerAdminRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
-  app.addHook('onRequest', authorizeAdmin(services.adminAuth));
-  registerUserRoutes(app, services);
-  registerKeyRoutes(app, services);
-  registerChannelRoutes(app, services);
-  registerPriceRoutes(app, services);
-  registerGroupRoutes(app, services);
-  registerSettingRoutes(app, services);
-  registerLogRoutes(app, services);
+  const { repositories, adminAuth } = services;
+  const sessions = new ConsoleSessions({
+    sessions: repositories.sessions,
+    users: repositories.users,
+    adminAuth,
+  });
+  const auth = {
+    sessions,
+    verifier: new SignInVerifier({ users: repositories.users, adminAuth, throttle: services.loginThrottle }),
+    cameOverHttps: httpsDetector(() => services.settings.get().trusted_proxies),
+  };
+  const guard = (requirement: ApiRequirement) => authorizeApi({ adminAuth, sessions, requirement });
+  app.decorateRequest('consoleCaller', undefined);
+
+  app.register(async (group) => registerLoginRoute(group, auth));
+
+  app.register(async (group) => {
+    group.addHook('onRequest', guard('anyone'));
+    registerLogoutRoute(group, auth);
+  });
+
+  app.register(async (group) => {
+    group.addHook('onRequest', guard('signed-in'));
+    registerAuthMeRoute(group);
+    registerMeRoutes(group, services);
+    registerMyKeyRoutes(group, services);
+    registerMyUsageRoutes(group, services);
+  });
+
+  app.register(async (group) => {
+    group.addHook('onRequest', guard('admin'));
+    registerUserRoutes(group, services);
+    registerKeyRoutes(group, services);
+    registerChannelRoutes(group, services);
+    registerChannelStatsRoutes(group, services);
+    registerPriceRoutes(group, services);
+    registerGroupRoutes(group, services);
+    registerSettingRoutes(group, services);
+    registerLogRoutes(group, services);
+    registerStatsRoutes(group, services);
+  });
 }

@@ -15,7 +15,7 @@ const MAX_BALANCE_NANO = MAX_USD * NANO_PER_USD;
 
 /** `/api/users` (admin-api section 2, Users). */
 export function registerUserRoutes(app: FastifyInstance, services: GatewayServices): void {
-  const users = services.repositories.users;
+  const { users, sessions } = services.repositories;
   const findUser = async (params: unknown) => {
     const id = parseIdParam(params, 'user');
     const user = await users.find(id);
@@ -49,12 +49,16 @@ export function registerUserRoutes(app: FastifyInstance, services: GatewayServic
     if (password !== undefined) changes.passwordHash = await hashPassword(password);
     const user = await withUniqueUsername(() => users.update(id, changes));
     if (!user) throw notFound('user', id);
+    // Console sessions end with a new password or a disabled account (admin-api section 8).
+    if (password !== undefined || user.status === 'disabled') await sessions.deleteForUser(id);
     await services.changes.publish('users');
     return serializeUser(user);
   });
 
   app.delete('/users/:id', async (request) => {
     const id = parseIdParam(request.params, 'user');
+    // The sessions would go with the user by foreign key anyway; ending them first says so here.
+    await sessions.deleteForUser(id);
     const user = await users.delete(id);
     if (!user) throw notFound('user', id);
     // The user's keys went with it (foreign key cascade), so cached keys must go too.

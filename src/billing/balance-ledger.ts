@@ -113,6 +113,11 @@ export class BalanceLedger {
     }
   }
 
+  /** Settled records not yet moved to `usage_logs`. */
+  get unstoredRecords(): number {
+    return this.unstored;
+  }
+
   /** Stops the periodic move and makes the last one. */
   async close(): Promise<void> {
     clearInterval(this.timer);

@@ -1,3 +1,5 @@
+import { readWorkerCount } from '../cluster/read-worker-count.js';
+import { readObservabilityEnvironment, type ObservabilityEnvironment } from './observability-environment.js';
 import {
   defaultSettings,
   environmentVariableFor,
@@ -21,8 +23,12 @@ export interface Environment {
   shutdownGraceMs: number;
   /** How long this process's hold lease lasts without renewal (`GATEWAY_LEASE_TTL_S`). */
   leaseTtlMs: number;
+  /** Server processes on this machine (`GATEWAY_WORKERS`, `auto` = one per core); 1 runs no cluster. */
+  workers: number;
   /** Settings given through `GATEWAY_<NAME>` variables; stored settings changed through the API win over them. */
   settings: Partial<Settings>;
+  /** Log format, metrics access, tracing, shutdown drain. */
+  observability: ObservabilityEnvironment;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -37,7 +43,9 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     logLevel: env.GATEWAY_LOG_LEVEL || 'info',
     shutdownGraceMs: parseSeconds(env.GATEWAY_SHUTDOWN_GRACE_S, 30, 'GATEWAY_SHUTDOWN_GRACE_S') * 1000,
     leaseTtlMs: parseSeconds(env.GATEWAY_LEASE_TTL_S, 30, 'GATEWAY_LEASE_TTL_S') * 1000,
+    workers: readWorkerCount(env.GATEWAY_WORKERS),
     settings: readSettingVariables(env),
+    observability: readObservabilityEnvironment(env),
   };
 }
 

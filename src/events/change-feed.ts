@@ -1,7 +1,8 @@
 /**
  * Tells caches that stored data changed. The management API publishes after each write; caches
  * subscribe and drop what they hold. One process uses the local feed; several instances share
- * a Redis-backed feed with the same interface.
+ * a Redis-backed feed with the same interface; the workers of one machine, the IPC feed through
+ * their primary (ipc-change-feed.ts).
  */
 export type ChangeTopic = 'users' | 'keys' | 'channels' | 'prices' | 'groups' | 'settings';
 

@@ -44,6 +44,11 @@ export class RedisChangeFeed implements ChangeFeed {
     this.local.subscribe(listener);
   }
 
+  /** Runs this process's listeners only, for a change another channel announced (a cluster's primary). */
+  async deliver(topic: ChangeTopic): Promise<void> {
+    await this.local.deliver(topic);
+  }
+
   async close(): Promise<void> {
     await this.local.close();
     this.subscriber.disconnect();

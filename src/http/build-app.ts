@@ -4,17 +4,21 @@ import { registerAdminRoutes } from '../admin/register-admin-routes.js';
 import { IpAllowList } from '../auth/ip-allow-list.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { GatewayServices } from '../services.js';
+import { logEachRequest } from './access-log-hook.js';
 import { createClientErrorHandler } from './answer-client-error.js';
 import { checkRequestHead, MAX_URL_BYTES } from './check-request-head.js';
 import { resolveClientIp } from './client-ip.js';
-import { loadConsolePage } from './console-page.js';
+import { CONSOLE_DIRECTORY } from './console/console-directory.js';
+import { ConsolePageSource } from './console/console-page-source.js';
 import { CONNECTIONS_CHECKING_INTERVAL_MS, followHeadersTimeout } from './follow-headers-timeout.js';
 import { negotiateLanguage } from './negotiate-language.js';
 import { readBody } from './read-body.js';
 import { renderError } from './render-error.js';
 import { nextRequestId, REQUEST_ID_HEADER } from './request-id.js';
 import './request-context.js';
+import { registerConsoleRoutes, sendConsolePage } from './routes/console-routes.js';
 import { registerModelListRoutes } from './routes/model-list-routes.js';
+import { registerOperationsRoutes } from './routes/operations-routes.js';
 import { registerRelayRoutes } from './routes/relay-routes.js';
 import { registerUnsupportedRoutes } from './routes/unsupported-routes.js';
 
@@ -74,6 +78,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const lifecycle = { closing: false };
   app.addHook('preClose', async function refuseNewRequests() {
     lifecycle.closing = true;
+    services.telemetry.readiness.beginShutdown();
   });
 
   let trustedProxies: { source: readonly string[]; list: IpAllowList | undefined } = {
@@ -89,6 +94,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   };
 
   app.decorateRequest('gateway', undefined as never);
+
+  app.addHook('onRequest', logEachRequest(services.logger));
 
   app.addHook('onRequest', async function createRequestContext(request: FastifyRequest, reply: FastifyReply) {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -106,7 +113,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       startedAt: performance.now(),
     };
     // After the context, so these errors are rendered like every other one.
-    const refusal = checkRequestHead(request.raw, lifecycle);
+    const closing = lifecycle.closing && !request.routeOptions.config.answersWhileClosing;
+    const refusal = checkRequestHead(request.raw, { closing });
     if (refusal) throw refusal;
   });
 
@@ -126,21 +134,23 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return sendError(error, request, reply);
   });
 
-  const consolePage = loadConsolePage();
+  const consolePage = new ConsolePageSource(CONSOLE_DIRECTORY);
   const answerUnknownPath = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (API_ROOTS.has(path) || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
       return sendError(new GatewayError('invalid_url', { method: request.method, path }), request, reply);
     }
-    return reply.code(200).type('text/html; charset=utf-8').send(consolePage);
+    return sendConsolePage(reply, consolePage.current());
   };
   app.setNotFoundHandler(function answerNotFound(request, reply) {
     return answerUnknownPath(request, reply);
   });
 
+  registerOperationsRoutes(app, services);
   registerModelListRoutes(app, services);
   registerRelayRoutes(app, services);
   registerUnsupportedRoutes(app, services);
+  registerConsoleRoutes(app, { directory: CONSOLE_DIRECTORY });
   app.register(async (admin) => registerAdminRoutes(admin, services), { prefix: '/api' });
   return app;
 }

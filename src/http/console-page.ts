@@ -1,10 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { CONSOLE_DIRECTORY } from './console/console-directory.js';
 
-const BUILT_CONSOLE = fileURLToPath(new URL('../../console/index.html', import.meta.url));
+/** Served while console/dist is missing, as in tests that never built the console. */
+const PLACEHOLDER_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Model Gateway</title></head>' +
+  '<body><h1>Model Gateway</h1><p>The web console is not built: run <code>npm run build</code>.</p></body></html>';
 
 /** The web console's entry page, served for every path outside the APIs. */
-export function loadConsolePage(): string {
-  if (existsSync(BUILT_CONSOLE)) return readFileSync(BUILT_CONSOLE, 'utf8');
-  return '<!doctype html><html><head><meta charset="utf-8"><title>Model Gateway</title></head><body><h1>Model Gateway</h1></body></html>';
+export function loadConsolePage(directory: string = CONSOLE_DIRECTORY): string {
+  const built = path.join(directory, 'index.html');
+  if (existsSync(built)) return readFileSync(built, 'utf8');
+  return PLACEHOLDER_PAGE;
 }

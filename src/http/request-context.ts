@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
 import type { Language } from '../errors/catalogue.js';
+import type { RequestOutcome } from '../relay/relay-observer.js';
 
 /** Which body shape errors take: family A (also used by family C) or family B (client-api section 7). */
 export type ErrorShape = 'openai' | 'anthropic';
@@ -13,6 +14,18 @@ export interface RequestContext {
   errorShape: ErrorShape;
   principal: Principal | undefined;
   startedAt: number;
+  /** Set for relayed requests: how the relay ended the request, for the access log. */
+  relay?: RelayEnd | undefined;
+}
+
+/**
+ * A relayed request's end as the access log reads it. A client that leaves closes the connection
+ * before the relay has finished the request: the log line then waits for `outcome`.
+ */
+export interface RelayEnd {
+  outcome: RequestOutcome | undefined;
+  /** Called once `outcome` is set. */
+  whenEnded?: (() => void) | undefined;
 }
 
 declare module 'fastify' {

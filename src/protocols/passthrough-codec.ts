@@ -1,3 +1,4 @@
+import type { ReplyFacts } from '../ir/reply-facts.js';
 import type { Usage } from '../ir/usage.js';
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import type { SseEvent } from './sse/sse-event-reader.js';
@@ -31,6 +32,8 @@ export interface StreamTap {
   producedText(): string;
   /** A protocol-native error event that fits the stream so far, for when the gateway has to end it itself. */
   errorEvent(error: StreamEndingError): string;
+  /** The model that answered and its finish reasons, as far as the stream told them (for traces). */
+  facts?(): ReplyFacts | undefined;
 }
 
 /** Why the gateway ends a stream itself: its own error's message, code and HTTP status. */
@@ -58,6 +61,8 @@ export interface PassthroughCodec {
   /** Applies only the declared patches: upstream model name, usage in streams. */
   prepareRequest(body: Record<string, unknown>, options: { upstreamModel: string }): PreparedRequest;
   usageFromReply(reply: unknown): Usage | undefined;
+  /** The model that answered and its finish reasons, read from a complete reply (for traces). */
+  replyFacts?(reply: unknown): ReplyFacts | undefined;
   createStreamTap(options: { hideUsageEvents: boolean }): StreamTap;
   /** Client headers that travel on to an upstream of the same protocol (lower case). */
   forwardedHeaders: readonly string[];

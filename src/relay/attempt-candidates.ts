@@ -6,11 +6,14 @@ import {
   UpstreamCredentialError,
   type UpstreamCallPlan,
 } from '../providers/prepare-upstream-call.js';
+import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
 import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
 import { classifyTransportFailure, ReplyDeadline } from './classify-transport-failure.js';
+import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';
+import type { AttemptObservation, RequestObservation } from './relay-observer.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 
 export interface AttemptOptions {
@@ -31,6 +34,8 @@ export interface AttemptOptions {
   /** A non-streamed reply larger than this is an upstream failure. */
   maxReplyBytes: number;
   health: ChannelHealth;
+  /** Hears of each upstream call made. */
+  observation: RequestObservation;
 }
 
 /**
@@ -117,7 +122,28 @@ async function attemptOne(
     return { kind: 'unreachable', channel, detail: error.message };
   }
   if (!call) return { kind: 'unserved', channel };
+  const observation = options.observation.attemptStarted({
+    channelId: channel.id,
+    channelType: channel.type,
+    upstreamModel: plan.upstreamModel,
+  });
+  const outcome = await sendAttempt({ attempt, provider, plan, call, observation }, options);
+  observation.finished(describeAttempt(outcome, options.signal));
+  return outcome;
+}
 
+interface Sending {
+  attempt: PairAttempt<RoutableChannel>;
+  provider: ProviderDescriptor;
+  plan: UpstreamPlan;
+  call: UpstreamCallPlan;
+  observation: AttemptObservation;
+}
+
+/** Sends one prepared call and reads its answer: the reply whole, or a stream's first chunk. */
+async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<UpstreamOutcome> {
+  const { attempt, provider, plan, call, observation } = sending;
+  const { channel } = attempt;
   const timeoutFor = (limit: 'upstream_timeout_s' | 'stream_idle_timeout_s' | 'connect_timeout_s') =>
     limit === 'connect_timeout_s'
       ? options.connectTimeoutSeconds
@@ -139,7 +165,7 @@ async function attemptOne(
   try {
     reply = await callUpstream({
       url: call.url,
-      headers: call.headers,
+      headers: observation.headers ? { ...call.headers, ...observation.headers } : call.headers,
       body: call.body,
       signal: options.signal,
       dispatcher: options.dispatcher,
@@ -156,6 +182,7 @@ async function attemptOne(
     const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     try {
       const first = await iterator.next();
+      observation.firstByte();
       return {
         kind: 'streaming',
         channel,
@@ -170,6 +197,7 @@ async function attemptOne(
     }
   }
 
+  observation.firstByte();
   const remainingMs = Math.max(1, waitMs - (performance.now() - startedAt));
   const deadline = setTimeout(() => reply.body.destroy(new ReplyDeadline()), remainingMs);
   let whole: Buffer | undefined;

@@ -26,6 +26,7 @@ export function convertReply(options: {
       body: JSON.stringify(body),
       usage: reply.usage,
       producedText: () => producedTextOf(reply.parts),
+      facts: { model: reply.model, finishReasons: [reply.finishReason.raw ?? reply.finishReason.unified] },
     };
   };
 }
@@ -50,13 +51,18 @@ export function convertStream(options: {
   let out: string[] = [];
   let failure: StreamFailure | undefined;
   let calledTools = false;
+  let model: string | undefined;
+  let finishReason: string | undefined;
   const emit = (events: StreamEvent[]) => {
     for (let event of events) {
       if (event.type === 'tool-call-start') calledTools = true;
       else if (event.type === 'finish' && calledTools)
         event = { ...event, finishReason: finishWithToolCalls(event.finishReason) };
       if (event.type === 'usage') reported = event.usage;
-      else if (event.type === 'finish' && event.usage) reported = event.usage;
+      else if (event.type === 'finish') {
+        finishReason = event.finishReason.raw ?? event.finishReason.unified;
+        if (event.usage) reported = event.usage;
+      } else if (event.type === 'response-start') model = event.model;
       else if (event.type === 'text-delta' || event.type === 'reasoning-delta') produced.push(event.text);
       else if (event.type === 'tool-call-delta') produced.push(event.argumentsDelta);
       else if (event.type === 'error') failure ??= { kind: 'reported', message: event.message };
@@ -92,6 +98,7 @@ export function convertStream(options: {
     failure: () => failure,
     usage: () => reported,
     producedText: () => produced.join(''),
+    facts: () => ({ model, finishReasons: finishReason === undefined ? undefined : [finishReason] }),
     errorEvent({ message, code, status }) {
       return encoder.push({ type: 'error', message, code, status });
     },

@@ -30,6 +30,7 @@ export function framedStream(transform: StreamTransform, framing: StreamFraming)
     failure: () => failure ?? transform.failure(),
     usage: () => transform.usage(),
     producedText: () => transform.producedText(),
+    facts: () => transform.facts?.(),
     errorEvent: (error) => transform.errorEvent(error),
   };
 }

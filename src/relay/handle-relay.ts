@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici';
 import type { Principal } from '../auth/principal.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
-import type { BalanceLedger } from '../billing/balance-ledger.js';
+import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
 import { quotePreCharge } from '../billing/quote.js';
 import type { LiveSettings } from '../config/live-settings.js';
+import type { Settings } from '../config/settings-schema.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -11,16 +12,19 @@ import type { Logger } from '../observability/logger.js';
 import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
-import type { RoutingCatalog } from '../routing/routing-catalog.js';
+import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
+import type { PriceRecord } from '../store/prices-repository.js';
 import { attemptCandidates } from './attempt-candidates.js';
 import { framedStream } from './framed-stream.js';
-import { preflight } from './preflight.js';
+import { preflight, type RelayPlan } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import { redactKeys } from '../providers/redact-keys.js';
 import { LossLog } from '../ir/loss.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 import { STREAM_HEADERS, type RelayResponse } from './relay-response.js';
 import { relayStream } from './relay-stream.js';
+import type { RequestObservation, RelayObserver, RequestOutcome } from './relay-observer.js';
+import type { RelayOperation } from './relay-operation.js';
 import type { RelayTracker } from './relay-tracker.js';
 import { RequestAccount } from './request-account.js';
 
@@ -35,6 +39,8 @@ export interface RelayServices {
   principals: PrincipalCache;
   tracker: RelayTracker;
   logger: Logger;
+  /** Metrics and traces of each request. */
+  observer: RelayObserver;
 }
 
 export interface RelayRequest {
@@ -52,48 +58,21 @@ export interface RelayRequest {
   /** The query string without `?` (`alt=sse` aside, it travels to same-protocol upstreams). */
   query: string;
   onModelSelected(): void;
+  /** Called once the request ended (for a stream: once it closed), with how it ended. */
+  onFinished?(outcome: RequestOutcome): void;
 }
 
 /** One relayed request: checks, limits, reservation, upstream attempts, reply, settlement. */
 export async function handleRelay(services: RelayServices, request: RelayRequest): Promise<RelayResponse> {
   const { endpoint, principal, body } = request;
-  const plan = preflight({ ...request, catalog: services.catalog });
-  const { operation } = endpoint;
-  const candidates = operation ? operation.select(plan.candidates, plan.model) : [];
-  if (!operation || candidates.length === 0) {
-    if (endpoint.refusalPath)
-      throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
-    throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
-  }
-
-  const { key } = principal;
-  const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
-  if (!admission.allowed) {
-    const limit =
-      admission.limit === 'rpm' ? `${key.rpm} requests per minute` : `${key.tpm} tokens per minute`;
-    throw new GatewayError(
-      'rate_limit_exceeded',
-      { limit, retryAfter: admission.retryAfterSeconds },
-      { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
-    );
-  }
-
-  const settings = services.settings.get();
-  const stream = endpoint.stream ?? operation.isStream(body);
-  const price = operation.billingPrice(plan.price, settings);
-  const basis = operation.preCharge(body, settings);
-  const { estimatedInputTokens } = basis;
-  const losses = new LossLog();
-  const reservation = await services.ledger.reserve({
+  const observation = services.observer.requestStarted({
     requestId: request.requestId,
-    model: plan.model,
     endpoint: endpoint.name,
-    stream,
-    userId: principal.user.id,
-    keyId: key.id,
-    keyCapped: !key.unlimitedQuota,
-    amount: quotePreCharge({ price, ...basis, groupRatio: plan.groupRatio }),
+    headers: request.headers,
+    startedAt: request.startedAt,
   });
+  const { plan, operation, candidates, settings, stream, price, estimatedInputTokens, losses, reservation } =
+    await admit(services, request, observation);
   const account = new RequestAccount(
     services,
     {
@@ -107,6 +86,8 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       estimatedInputTokens,
       startedAt: request.startedAt,
       losses,
+      observation,
+      onFinished: request.onFinished,
     },
     reservation,
   );
@@ -146,6 +127,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       connectTimeoutSeconds: settings.connect_timeout_s,
       maxReplyBytes: MAX_UPSTREAM_REPLY_BYTES,
       health: services.health,
+      observation,
     });
     account.channelId = result.channel?.id ?? null;
 
@@ -180,6 +162,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
           reported: converted.usage,
           producedText: converted.producedText,
           calls: converted.calls,
+          reply: converted.facts,
         });
         const contentType =
           result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
@@ -200,6 +183,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
 
     if (!result.plan.stream) throw new Error(`${endpoint.name} was planned without a stream transform`);
     handedOver = true;
+    observation.streamOpened();
     const transform = result.plan.stream();
     const chunks = relayStream({
       transform: result.framing ? framedStream(transform, result.framing()) : transform,
@@ -228,6 +212,108 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   } finally {
     if (!handedOver) lifetime.done();
   }
+}
+
+interface Admission {
+  plan: RelayPlan;
+  operation: RelayOperation;
+  candidates: readonly RoutableChannel[];
+  settings: Readonly<Settings>;
+  stream: boolean;
+  price: PriceRecord;
+  estimatedInputTokens: number;
+  losses: LossLog;
+  reservation: Reservation;
+}
+
+/**
+ * Every check before the upstream, the key's rate limits, and the reservation. A refusal ends the
+ * request here: the observation hears it before it is thrown.
+ */
+async function admit(
+  services: RelayServices,
+  request: RelayRequest,
+  observation: RequestObservation,
+): Promise<Admission> {
+  const { endpoint, principal, body } = request;
+  let plan: RelayPlan | undefined;
+  try {
+    plan = preflight({ ...request, catalog: services.catalog });
+    const { operation } = endpoint;
+    const candidates = operation ? operation.select(plan.candidates, plan.model) : [];
+    if (!operation || candidates.length === 0) {
+      if (endpoint.refusalPath)
+        throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
+      throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
+    }
+
+    const { key } = principal;
+    const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
+    if (!admission.allowed) {
+      observation.rateLimited(admission.limit);
+      const limit =
+        admission.limit === 'rpm' ? `${key.rpm} requests per minute` : `${key.tpm} tokens per minute`;
+      throw new GatewayError(
+        'rate_limit_exceeded',
+        { limit, retryAfter: admission.retryAfterSeconds },
+        { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
+      );
+    }
+
+    const settings = services.settings.get();
+    const stream = endpoint.stream ?? operation.isStream(body);
+    const price = operation.billingPrice(plan.price, settings);
+    const basis = operation.preCharge(body, settings);
+    const reservation = await services.ledger.reserve({
+      requestId: request.requestId,
+      model: plan.model,
+      endpoint: endpoint.name,
+      stream,
+      userId: principal.user.id,
+      keyId: key.id,
+      keyCapped: !key.unlimitedQuota,
+      amount: quotePreCharge({ price, ...basis, groupRatio: plan.groupRatio }),
+    });
+    const { estimatedInputTokens } = basis;
+    return {
+      plan,
+      operation,
+      candidates,
+      settings,
+      stream,
+      price,
+      estimatedInputTokens,
+      losses: new LossLog(),
+      reservation,
+    };
+  } catch (error) {
+    const outcome = refusedOutcome(request, plan?.model, error);
+    observation.finished(outcome);
+    request.onFinished?.(outcome);
+    throw error;
+  }
+}
+
+/** A request refused before anything was reserved: nothing is charged. */
+function refusedOutcome(request: RelayRequest, model: string | undefined, error: unknown): RequestOutcome {
+  const { endpoint, principal } = request;
+  return {
+    requestId: request.requestId,
+    endpoint: endpoint.name,
+    model,
+    channelId: null,
+    userId: principal.user.id,
+    keyId: principal.key.id,
+    stream: endpoint.stream ?? endpoint.operation?.isStream(request.body) ?? false,
+    statusCode: error instanceof GatewayError ? error.status : 500,
+    charged: false,
+    tokens: undefined,
+    cost: 0,
+    latencyMs: Math.round(performance.now() - request.startedAt),
+    firstByteMs: null,
+    error: error instanceof GatewayError ? error.message : String(error),
+    reply: undefined,
+  };
 }
 
 const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;

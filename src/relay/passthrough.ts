@@ -16,6 +16,7 @@ export function passthroughReply(codec: PassthroughCodec, protocol: ProtocolCode
     body: upstreamBody,
     usage: codec.usageFromReply(parsed),
     producedText: () => producedTextOf(protocol.decodeReply(parsed, new LossLog()).parts),
+    facts: codec.replyFacts?.(parsed),
   });
 }
 
@@ -84,6 +85,7 @@ export function passthroughStream(
     failure: () => failure,
     usage: () => tap.usage(),
     producedText: () => tap.producedText(),
+    facts: () => tap.facts?.(),
     errorEvent: (error) => tap.errorEvent(error),
   };
 }

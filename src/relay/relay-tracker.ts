@@ -23,6 +23,11 @@ export class RelayTracker {
     return this.active.size;
   }
 
+  /** Settlements and other tracked writes still running. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   abortAll(reason: string): void {
     for (const controller of this.active) controller.abort(new Error(reason));
   }

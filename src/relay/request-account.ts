@@ -9,6 +9,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
+import type { ReplyFacts, RequestObservation, RequestOutcome } from './relay-observer.js';
 import type { RelayTracker } from './relay-tracker.js';
 
 export interface AccountingServices {
@@ -32,6 +33,10 @@ export interface RequestFacts {
   startedAt: number;
   /** What conversions dropped or coerced for this request, logged when it ends. */
   losses: LossLog;
+  /** Hears how the request ended and when its money moved. */
+  observation: RequestObservation;
+  /** Called once the request ended, with what the observation hears. */
+  onFinished?: ((outcome: RequestOutcome) => void) | undefined;
 }
 
 export interface Completion {
@@ -43,6 +48,8 @@ export interface Completion {
   /** Calls charged at `per_request`; 1 when absent. */
   calls?: number | undefined;
   error?: string | null;
+  /** What the reply said about itself (model, finish reasons), for traces. */
+  reply?: ReplyFacts | undefined;
 }
 
 /**
@@ -69,8 +76,37 @@ export class RequestAccount {
   finish(completion: Completion): void {
     if (this.finished) return;
     this.finished = true;
-    void this.services.tracker.track(this.record(completion)).catch((error: unknown) => {
-      const { requestId, principal } = this.facts;
+    const { facts } = this;
+    const record = this.usageRecord(completion);
+    const outcome: RequestOutcome = {
+      requestId: facts.requestId,
+      endpoint: facts.endpoint,
+      model: facts.model,
+      channelId: record.channelId,
+      userId: record.userId,
+      keyId: record.keyId,
+      stream: facts.stream,
+      statusCode: record.statusCode,
+      charged: completion.charged,
+      tokens: completion.charged
+        ? {
+            input: record.promptTokens,
+            cached: record.cachedTokens,
+            cacheWrite: record.cacheWriteTokens,
+            output: record.completionTokens,
+            reasoning: record.reasoningTokens,
+          }
+        : undefined,
+      cost: record.cost,
+      latencyMs: record.latencyMs,
+      firstByteMs: record.firstByteMs,
+      error: record.error,
+      reply: completion.reply,
+    };
+    facts.observation.finished(outcome);
+    facts.onFinished?.(outcome);
+    void this.services.tracker.track(this.store(record, outcome)).catch((error: unknown) => {
+      const { requestId, principal } = facts;
       this.services.logger.error(
         { err: error, requestId, userId: principal.user.id, keyId: principal.key.id },
         'settlement failed; the hold stays and is returned when this process restarts',
@@ -78,7 +114,8 @@ export class RequestAccount {
     });
   }
 
-  private async record(completion: Completion): Promise<void> {
+  /** The usage record: usage and cost resolved now, so the request's end is known at once. */
+  private usageRecord(completion: Completion): NewUsageLog {
     const { facts, services } = this;
     const latencyMs = Math.round(performance.now() - facts.startedAt);
     const firstByteMs =
@@ -98,7 +135,7 @@ export class RequestAccount {
     if (facts.losses.losses.length > 0) {
       services.logger.debug({ requestId: facts.requestId, losses: facts.losses.losses }, 'conversion losses');
     }
-    const record: NewUsageLog = {
+    return {
       requestId: facts.requestId,
       createdAt: Math.floor(Date.now() / 1000),
       userId: facts.principal.user.id,
@@ -118,15 +155,20 @@ export class RequestAccount {
       firstByteMs,
       error: completion.error ?? null,
     };
-    if (!completion.charged) {
+  }
+
+  private async store(record: NewUsageLog, outcome: RequestOutcome): Promise<void> {
+    const { facts, services } = this;
+    if (!outcome.charged) {
       await services.ledger.release(this.reservation, record);
       return;
     }
-    if (!(await services.ledger.settle(this.reservation, cost, record))) return;
-    this.reflectInCache(cost);
+    if (!(await services.ledger.settle(this.reservation, record.cost, record))) return;
+    facts.observation.billed(outcome);
+    this.reflectInCache(record.cost);
     const { key } = facts.principal;
-    if (key.tpm !== null && usage) {
-      await services.rateLimiter.recordTokens(key.id, (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+    if (key.tpm !== null && outcome.tokens) {
+      await services.rateLimiter.recordTokens(key.id, outcome.tokens.input + outcome.tokens.output);
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ReplyFacts } from '../ir/reply-facts.js';
 import type { Usage } from '../ir/usage.js';
 
 /** What the relay does to an upstream's complete reply (its bytes and their parsed JSON) before the client gets it. */
@@ -12,6 +13,8 @@ export interface ReplyTransform {
     producedText: () => string;
     /** Calls charged at `per_request` (images, searches); 1 when absent. */
     calls?: number;
+    /** The model that answered and its finish reasons, where the reply tells them. */
+    facts?: ReplyFacts | undefined;
   };
 }
 
@@ -35,6 +38,8 @@ export interface StreamTransform {
   usage(): Usage | undefined;
   /** Text, reasoning and tool arguments produced so far. */
   producedText(): string;
+  /** The model that answered and its finish reasons, as far as the stream told them. */
+  facts?(): ReplyFacts | undefined;
   /** A protocol-native error event for the client, when the gateway must end the stream itself. */
   errorEvent(options: { message: string; code: string; status: number }): string;
 }

@@ -98,6 +98,11 @@ export class RoutingCatalog {
     return this.snapshot.groupRatios.get(group) ?? 1;
   }
 
+  /** Every channel, whatever its status. */
+  channels(): readonly RoutableChannel[] {
+    return this.snapshot.channels;
+  }
+
   channel(id: number): RoutableChannel | undefined {
     return this.snapshot.channels.find((channel) => channel.id === id);
   }

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { BUSY_TIMEOUT_MS, SqliteStoreDialect } from './sqlite-busy-retry.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -25,16 +26,21 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL schema to work in (created if missing); lets test runs share one database. */
   postgresSchema?: string;
+  /**
+   * Whether this process copies SQLite's write-ahead log into the database file (default true).
+   * One process per file does it: cluster workers leave it to their primary.
+   */
+  checkpointWal?: boolean;
 }
 
 const POSTGRES_INT8_OID = 20;
 
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.postgresSchema);
-  return openSqlite(options.dataDir);
+  return openSqlite(options.dataDir, options.checkpointWal ?? true);
 }
 
-function openSqlite(dataDir: string): Store {
+function openSqlite(dataDir: string, checkpointWal: boolean): Store {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -44,13 +50,17 @@ function openSqlite(dataDir: string): Store {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Other processes may write to the same file: waits for the write lock stay short (see
+  // sqlite-busy-retry.ts), and the commits never checkpoint (one background checkpointer does).
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   let checkpointer: WalCheckpointer | undefined;
   if (file !== ':memory:') {
     sqlite.pragma('wal_autocheckpoint = 0');
-    checkpointer = startWalCheckpointer(file);
+    if (checkpointWal) checkpointer = startWalCheckpointer(file);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteStoreDialect(sqlite, { database: withStatementCache(sqlite) }),
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -99,6 +109,10 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
           : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
+  // An idle connection the server dropped (a restart, a network cut) is only taken out of the pool;
+  // unheard, pg would throw it as an uncaught exception. The next query connects anew, or fails
+  // and says so (the readiness check reports the database down).
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool,

@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { BusyRetries, isBusyError } from './sqlite-busy-retry.js';
 
 interface Entry {
   run: () => unknown;
@@ -10,32 +11,49 @@ interface Entry {
  * Writes submitted while the event loop handles one round of I/O run together, in submission
  * order, in one transaction on the next turn: each stays atomic (nothing else writes in between),
  * and concurrent requests share one commit to the write-ahead log instead of one each.
+ *
+ * The transaction begins `immediate`, taking the write lock first, so with other processes writing
+ * to the same file it either gets the lock or changes nothing. A group refused as busy (another
+ * process held the lock past the busy timeout) is rolled back whole and tried again on a timer,
+ * ahead of the writes submitted since, instead of failing its requests.
  */
 export class GroupCommit {
   private queue: Entry[] = [];
+  private retries: BusyRetries | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private readonly applyAll: (entries: Entry[]) => unknown[];
 
   constructor(database: SqliteDatabase.Database) {
-    this.applyAll = database.transaction((entries: Entry[]) => entries.map((entry) => entry.run()));
+    const transaction = database.transaction((entries: Entry[]) => entries.map((entry) => entry.run()));
+    this.applyAll = (entries) => transaction.immediate(entries);
   }
 
   submit<T>(run: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (this.queue.length === 0) setImmediate(() => this.flush());
+      if (this.queue.length === 0 && !this.retryTimer) setImmediate(() => this.flush());
       this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
   private flush(): void {
+    this.retryTimer = undefined;
     const entries = this.queue;
     this.queue = [];
     let results: unknown[];
     try {
       results = this.applyAll(entries);
     } catch (error) {
+      const wait = isBusyError(error) ? (this.retries ??= new BusyRetries()).nextDelay() : undefined;
+      if (wait !== undefined) {
+        this.queue = entries.concat(this.queue);
+        this.retryTimer = setTimeout(() => this.flush(), wait);
+        return;
+      }
+      this.retries = undefined;
       for (const entry of entries) entry.reject(error);
       return;
     }
+    this.retries = undefined;
     entries.forEach((entry, index) => entry.resolve(results[index]));
   }
 }

@@ -4,7 +4,9 @@ import { GroupsRepository } from './groups-repository.js';
 import { KeyValueRepository } from './key-value-repository.js';
 import { KeysRepository } from './keys-repository.js';
 import { PricesRepository } from './prices-repository.js';
+import { SessionsRepository } from './sessions-repository.js';
 import { UsageLogsRepository } from './usage-logs-repository.js';
+import { UsageStatsRepository } from './usage-stats-repository.js';
 import { UsersRepository } from './users-repository.js';
 
 export interface Repositories {
@@ -16,6 +18,8 @@ export interface Repositories {
   settings: KeyValueRepository;
   systemState: KeyValueRepository;
   usageLogs: UsageLogsRepository;
+  usageStats: UsageStatsRepository;
+  sessions: SessionsRepository;
 }
 
 export function createRepositories(store: Store): Repositories {
@@ -29,5 +33,7 @@ export function createRepositories(store: Store): Repositories {
     settings: new KeyValueRepository(db, 'settings'),
     systemState: new KeyValueRepository(db, 'system_state'),
     usageLogs: new UsageLogsRepository(db),
+    usageStats: new UsageStatsRepository(db),
+    sessions: new SessionsRepository(db),
   };
 }

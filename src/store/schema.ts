@@ -140,6 +140,21 @@ export interface LeasesTable {
   expires_at: number;
 }
 
+/** A web console session (admin-api section 8). Times are Unix seconds. */
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session token. */
+  id: string;
+  /** null: the root admin. */
+  user_id: number | null;
+  /** Root sessions: fingerprint of the admin token that signed in. */
+  root_token: string | null;
+  /** SHA-256 (hex) of the CSRF token. */
+  csrf_hash: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -151,4 +166,5 @@ export interface Database {
   usage_logs: UsageLogsTable;
   holds: HoldsTable;
   leases: LeasesTable;
+  sessions: SessionsTable;
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UsageLogsTable } from './schema.js';
+import { readAggregate, whereUsageMatches, type UsageLogConditions } from './usage-log-conditions.js';
 
 export interface UsageLogRecord {
   id: number;
@@ -26,12 +27,18 @@ export interface UsageLogRecord {
 
 export type NewUsageLog = Omit<UsageLogRecord, 'id'>;
 
-export interface UsageLogFilter {
-  userId?: number;
-  keyId?: number;
-  model?: string;
+export interface UsageLogFilter extends UsageLogConditions {
   limit: number;
   offset: number;
+}
+
+/** Sums over every record a filter matches, not only one page. */
+export interface UsageTotals {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** nano-USD */
+  cost: number;
 }
 
 const ROWS_PER_INSERT = 500;
@@ -52,12 +59,29 @@ export class UsageLogsRepository {
   }
 
   async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
-    let query = this.db.selectFrom('usage_logs').selectAll();
-    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
-    if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+    const query = whereUsageMatches(this.db.selectFrom('usage_logs').selectAll(), filter);
     const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
     return rows.map(toUsageLog);
+  }
+
+  async totals(conditions: UsageLogConditions): Promise<UsageTotals> {
+    const row = await whereUsageMatches(
+      this.db
+        .selectFrom('usage_logs')
+        .select((eb) => [
+          eb.fn.countAll().as('requests'),
+          eb.fn.sum('prompt_tokens').as('prompt_tokens'),
+          eb.fn.sum('completion_tokens').as('completion_tokens'),
+          eb.fn.sum('cost').as('cost'),
+        ]),
+      conditions,
+    ).executeTakeFirstOrThrow();
+    return {
+      requests: readAggregate(row.requests),
+      promptTokens: readAggregate(row.prompt_tokens),
+      completionTokens: readAggregate(row.completion_tokens),
+      cost: readAggregate(row.cost),
+    };
   }
 }
 

@@ -12,6 +12,7 @@ import {
   V1BETA_KEYS,
 } from '../authenticate-hook.js';
 import { parseJson } from '../read-body.js';
+import type { RelayEnd } from '../request-context.js';
 import { abortWhenClientLeaves, sendRelayResponse } from '../send-relay-response.js';
 
 /** The JSON object of a relay request body; anything else is an invalid JSON request body. */
@@ -33,6 +34,8 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
   ) =>
     async function relayRequest(request: FastifyRequest, reply: FastifyReply) {
       const body = readJsonObject(request);
+      const end: RelayEnd = { outcome: undefined };
+      request.gateway.relay = end;
       const response = await handleRelay(services, {
         endpoint,
         principal: principalOf(request),
@@ -46,6 +49,10 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
         query: forwardedQuery(request.url),
         onModelSelected: () => {
           request.gateway.errorShape = endpoint.errorShape;
+        },
+        onFinished: (outcome) => {
+          end.outcome = outcome;
+          end.whenEnded?.();
         },
       });
       return sendRelayResponse(reply, response);

@@ -1,3 +1,4 @@
+import type { ReplyFacts } from '../../ir/reply-facts.js';
 import type { Usage } from '../../ir/usage.js';
 import {
   FORWARD,
@@ -33,6 +34,12 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
 
   usageFromReply: (reply) => convertAnthropicUsage(asJsonObject(reply)?.usage),
 
+  replyFacts(reply) {
+    const message = asJsonObject(reply);
+    const stopReason = asString(message?.stop_reason);
+    return { model: asString(message?.model), finishReasons: stopReason ? [stopReason] : undefined };
+  },
+
   createStreamTap: () => new AnthropicStreamTap(),
 };
 
@@ -45,16 +52,22 @@ class AnthropicStreamTap implements StreamTap {
   private readonly reported = new AnthropicStreamUsage();
   private readonly produced: string[] = [];
   private ended = false;
+  private model: string | undefined;
+  private stopReason: string | undefined;
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
     const data = parsed.ok ? asJsonObject(parsed.value) : undefined;
     if (!data) return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     switch (asString(data.type) ?? event.event) {
-      case 'message_start':
-        this.reported.start(asJsonObject(data.message)?.usage);
+      case 'message_start': {
+        const message = asJsonObject(data.message);
+        this.model = asString(message?.model);
+        this.reported.start(message?.usage);
         break;
+      }
       case 'message_delta':
+        this.stopReason = asString(asJsonObject(data.delta)?.stop_reason) ?? this.stopReason;
         this.reported.delta(data.usage);
         break;
       case 'content_block_delta': {
@@ -85,6 +98,10 @@ class AnthropicStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  facts(): ReplyFacts {
+    return { model: this.model, finishReasons: this.stopReason ? [this.stopReason] : undefined };
   }
 
   errorEvent(error: StreamEndingError): string {

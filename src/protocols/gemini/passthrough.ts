@@ -1,3 +1,4 @@
+import type { ReplyFacts } from '../../ir/reply-facts.js';
 import type { Usage } from '../../ir/usage.js';
 import {
   FORWARD,
@@ -32,6 +33,16 @@ export const geminiPassthrough: PassthroughCodec = {
 
   usageFromReply: (reply) => (isJsonObject(reply) ? readUsage(reply) : undefined),
 
+  replyFacts(reply) {
+    if (!isJsonObject(reply)) return undefined;
+    const candidates = Array.isArray(reply.candidates) ? reply.candidates : [];
+    const finishReasons = candidates.flatMap((candidate) => {
+      const reason = isJsonObject(candidate) ? asString(candidate.finishReason) : undefined;
+      return reason ? [reason] : [];
+    });
+    return { model: asString(reply.modelVersion), finishReasons };
+  },
+
   createStreamTap: () => new GeminiStreamTap(),
 };
 
@@ -54,6 +65,8 @@ class GeminiStreamTap implements StreamTap {
   private webSearchCalls = 0;
   private readonly produced: string[] = [];
   private ended = false;
+  private model: string | undefined;
+  private finishReason: string | undefined;
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
@@ -62,9 +75,14 @@ class GeminiStreamTap implements StreamTap {
     const chunk = parsed.value;
     if (isJsonObject(chunk.error))
       return { kind: 'upstream-error', message: asString(chunk.error.message) ?? 'upstream stream error' };
+    this.model ??= asString(chunk.modelVersion);
     const candidate = Array.isArray(chunk.candidates) ? chunk.candidates[0] : undefined;
     this.collect(candidate);
-    if (isJsonObject(candidate) && asString(candidate.finishReason) !== undefined) this.ended = true;
+    const finishReason = isJsonObject(candidate) ? asString(candidate.finishReason) : undefined;
+    if (finishReason !== undefined) {
+      this.ended = true;
+      this.finishReason = finishReason;
+    }
     if (isJsonObject(chunk.promptFeedback) && asString(chunk.promptFeedback.blockReason) !== undefined)
       this.ended = true;
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
@@ -82,6 +100,10 @@ class GeminiStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  facts(): ReplyFacts {
+    return { model: this.model, finishReasons: this.finishReason ? [this.finishReason] : undefined };
   }
 
   errorEvent(error: StreamEndingError): string {

@@ -1,4 +1,5 @@
 import { isJsonObject, parseJson } from '../wire-json.js';
+import { FinishReasons, type ReplyFacts } from '../../ir/reply-facts.js';
 import type { Usage } from '../../ir/usage.js';
 import {
   FORWARD,
@@ -39,6 +40,15 @@ export const openAIChatPassthrough: PassthroughCodec = {
 
   usageFromReply: (reply) => (isJsonObject(reply) ? convertOpenAIChatUsage(reply.usage) : undefined),
 
+  replyFacts(reply) {
+    if (!isJsonObject(reply)) return undefined;
+    const choices = Array.isArray(reply.choices) ? reply.choices : [];
+    const finishReasons = choices.flatMap((choice) =>
+      isJsonObject(choice) && typeof choice.finish_reason === 'string' ? [choice.finish_reason] : [],
+    );
+    return { model: typeof reply.model === 'string' ? reply.model : undefined, finishReasons };
+  },
+
   createStreamTap: (options) => new OpenAIChatStreamTap(options.hideUsageEvents),
 };
 
@@ -51,6 +61,8 @@ class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private readonly produced: string[] = [];
   private ended = false;
+  private model: string | undefined;
+  private readonly finishes = new FinishReasons();
 
   constructor(private readonly hideUsageEvents: boolean) {}
 
@@ -68,6 +80,7 @@ class OpenAIChatStreamTap implements StreamTap {
     const chunk = parsed.value;
     if (chunk.error !== undefined && chunk.error !== null)
       return { kind: 'upstream-error', message: errorMessage(chunk.error) };
+    if (this.model === undefined && typeof chunk.model === 'string') this.model = chunk.model;
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     for (const choice of choices) this.collect(choice);
     if (isJsonObject(chunk.usage)) {
@@ -89,13 +102,20 @@ class OpenAIChatStreamTap implements StreamTap {
     return this.produced.join('');
   }
 
+  facts(): ReplyFacts {
+    return { model: this.model, finishReasons: this.finishes.list() };
+  }
+
   errorEvent({ message, code }: StreamEndingError): string {
     return `data: ${JSON.stringify({ error: { message, type: 'gateway_api_error', param: null, code } })}\n\n`;
   }
 
   private collect(choice: unknown): void {
     if (!isJsonObject(choice)) return;
-    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') this.ended = true;
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
+      this.ended = true;
+      this.finishes.set(typeof choice.index === 'number' ? choice.index : 0, choice.finish_reason);
+    }
     if (!isJsonObject(choice.delta)) return;
     const { delta } = choice;
     if (typeof delta.content === 'string') this.produced.push(delta.content);

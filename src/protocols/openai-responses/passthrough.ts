@@ -1,3 +1,4 @@
+import type { ReplyFacts } from '../../ir/reply-facts.js';
 import type { Usage } from '../../ir/usage.js';
 import {
   FORWARD,
@@ -40,8 +41,22 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
       ? convertOpenAIResponsesUsage((reply as { usage?: unknown }).usage)
       : undefined,
 
+  replyFacts: (reply) => (isJsonObject(reply) ? responseFacts(reply) : undefined),
+
   createStreamTap: () => new OpenAIResponsesStreamTap(),
 };
+
+/** A response's model, and why it ended: the incomplete reason, else its status (`completed`, `failed`). */
+function responseFacts(response: Record<string, unknown>): ReplyFacts {
+  const incomplete = isJsonObject(response.incomplete_details)
+    ? response.incomplete_details.reason
+    : undefined;
+  const reason = typeof incomplete === 'string' ? incomplete : response.status;
+  return {
+    model: typeof response.model === 'string' ? response.model : undefined,
+    finishReasons: typeof reason === 'string' ? [reason] : undefined,
+  };
+}
 
 /**
  * Every event is parsed once: for usage (on the terminal event) and produced text, and to check it
@@ -53,6 +68,7 @@ class OpenAIResponsesStreamTap implements StreamTap {
   private readonly produced: string[] = [];
   private ended = false;
   private lastSequence = -1;
+  private terminal: ReplyFacts | undefined;
 
   onEvent(event: SseEvent): TapVerdict {
     const parsed = parseJson(event.data);
@@ -70,6 +86,7 @@ class OpenAIResponsesStreamTap implements StreamTap {
     if (!TERMINAL_EVENTS.has(type)) return FORWARD;
     this.ended = true;
     const response = isJsonObject(data.response) ? data.response : {};
+    this.terminal = responseFacts(response);
     this.reported = convertOpenAIResponsesUsage(response.usage) ?? this.reported;
     if (type === 'response.failed') return { kind: 'upstream-error', message: errorMessage(response.error) };
     return FORWARD;
@@ -87,6 +104,10 @@ class OpenAIResponsesStreamTap implements StreamTap {
 
   producedText(): string {
     return this.produced.join('');
+  }
+
+  facts(): ReplyFacts | undefined {
+    return this.terminal;
   }
 
   /** Numbered after the last event the client got, as every event of a Responses stream is. */

@@ -1,0 +1,27 @@
+import { Route, Routes } from 'react-router';
+import { ChannelsPage } from './channels/channels-page';
+import { DashboardPage } from './dashboard/dashboard-page';
+import { GroupsPage } from './groups/groups-page';
+import { AdminKeysPage } from './keys/admin-keys-page';
+import { AdminLogsPage } from './logs/admin-logs-page';
+import { ModelsPage } from './models/models-page';
+import { NotFoundPage } from './not-found-page';
+import { SettingsPage } from './settings/settings-page';
+import { UsersPage } from './users/users-page';
+
+/** The pages of an admin session (the root admin or a user with role `admin`). */
+export function AdminRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<DashboardPage />} />
+      <Route path="/channels" element={<ChannelsPage />} />
+      <Route path="/models" element={<ModelsPage />} />
+      <Route path="/users" element={<UsersPage />} />
+      <Route path="/keys" element={<AdminKeysPage />} />
+      <Route path="/groups" element={<GroupsPage />} />
+      <Route path="/settings" element={<SettingsPage />} />
+      <Route path="/logs" element={<AdminLogsPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

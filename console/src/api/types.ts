@@ -1,0 +1,215 @@
+/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7 and 8). Money in USD, times in Unix seconds. */
+
+export type Role = 'user' | 'admin';
+export type Language = 'en' | 'zh-CN';
+export type AccountStatus = 'enabled' | 'disabled';
+
+export interface ListResponse<T> {
+  data: T[];
+}
+
+export interface User {
+  id: number;
+  username: string;
+  role: Role;
+  group: string;
+  balance: number;
+  used: number;
+  language: Language | null;
+  status: AccountStatus;
+  created_at: number;
+}
+
+/** `GET /api/auth/me`: a user, or the root admin (`root`: no account of its own, id 0). */
+export interface SignedInUser {
+  id: number | null;
+  root?: boolean;
+  username: string;
+  role: Role;
+  language: Language | null;
+  group?: string;
+  balance?: number;
+  used?: number;
+  status?: AccountStatus;
+}
+
+export interface UserFields {
+  username: string;
+  password?: string;
+  role: Role;
+  group: string;
+  balance: number;
+  language: Language | null;
+  status: AccountStatus;
+}
+
+export type KeyStatus = 'enabled' | 'disabled' | 'expired' | 'exhausted';
+
+export interface ApiKey {
+  id: number;
+  user_id: number;
+  name: string;
+  /** Masked, except in the reply to the creating POST. */
+  key: string;
+  status: KeyStatus;
+  expires_at: number | null;
+  unlimited_quota: boolean;
+  quota: number;
+  used_quota: number;
+  model_limits: string[] | null;
+  ip_allow_list: string[] | null;
+  group: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  created_at: number;
+}
+
+/** The attributes a key is created or changed with (`user_id` only on creation by an admin). */
+export interface KeyFields {
+  name: string;
+  status: AccountStatus;
+  expires_at: number | null;
+  unlimited_quota: boolean;
+  quota: number;
+  model_limits: string[] | null;
+  ip_allow_list: string[] | null;
+  group: string | null;
+  rpm: number | null;
+  tpm: number | null;
+}
+
+export type ChannelStatus = 'enabled' | 'disabled' | 'auto_disabled';
+
+export interface Channel {
+  id: number;
+  name: string;
+  type: string;
+  base_url: string | null;
+  /** Masked. */
+  keys: string[];
+  models: string[];
+  model_mapping: Record<string, string>;
+  groups: string[];
+  priority: number;
+  weight: number;
+  endpoints: string[] | null;
+  status: ChannelStatus;
+  config: Record<string, unknown>;
+  created_at: number;
+}
+
+export interface ChannelFields {
+  name: string;
+  type: string;
+  base_url: string | null;
+  keys: string[];
+  models: string[];
+  model_mapping: Record<string, string>;
+  groups: string[];
+  priority: number;
+  weight: number;
+  endpoints: string[] | null;
+  status: ChannelStatus;
+  config: Record<string, string>;
+}
+
+export type ModelHealthState = 'healthy' | 'cooling_down' | 'probing';
+
+export interface ChannelHealth {
+  data: { model: string; state: ModelHealthState; failures: number; until: number | null }[];
+  keys: { index: number; state: 'active' | 'refused' }[];
+}
+
+export interface ChannelTestResult {
+  ok: boolean;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface Price {
+  model: string;
+  input: number;
+  output: number;
+  cached_input: number | null;
+  cache_write: number | null;
+  per_request: number | null;
+}
+
+export type PriceFields = Omit<Price, 'model'>;
+
+export interface Group {
+  name: string;
+  ratio: number;
+}
+
+export type SettingValue = number | boolean | string | string[];
+export type Settings = Record<string, SettingValue>;
+
+export interface UsageLog {
+  id: number;
+  request_id: string;
+  created_at: number;
+  user_id: number;
+  key_id: number;
+  channel_id: number | null;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+  status_code: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  cost: number;
+  latency_ms: number;
+  first_byte_ms: number | null;
+  error: string | null;
+}
+
+/** Sums over every record the filters match (not only the page shown). */
+export interface UsageTotals {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+}
+
+export interface UsageLogPage extends ListResponse<UsageLog> {
+  total: UsageTotals;
+}
+
+export type StatsBucket = 'hour' | 'day';
+export type StatsGroupBy = 'model' | 'channel' | 'user' | 'key';
+
+/** One bucket of one group: `t` is the bucket's start. */
+export interface StatsRow {
+  t: number;
+  group: string | number | null;
+  requests: number;
+  errors: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  /** Mean latency and time to first byte of the bucket's requests. */
+  avg_latency_ms?: number | null;
+  avg_first_byte_ms?: number | null;
+}
+
+/** Success and latency of a channel's records over a window (`success_rate` null without records). */
+export interface HealthSummary {
+  requests: number;
+  errors: number;
+  success_rate: number | null;
+  avg_latency_ms: number | null;
+  p50_latency_ms: number | null;
+  avg_first_byte_ms: number | null;
+}
+
+/** `GET /api/channels/{id}/stats`: the channel in all and per model. */
+export interface ChannelStats extends HealthSummary {
+  channel_id: number;
+  from: number;
+  to: number;
+  models: (HealthSummary & { model: string })[];
+}

@@ -1,0 +1,57 @@
+import { Modal } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { createChannel, updateChannel } from '../api/channels-api';
+import { queryKeys } from '../api/query-keys';
+import type { Channel } from '../api/types';
+import { notifySuccess } from '../components/notify';
+import { ChannelForm, type ChannelSubmission } from './channel-form';
+
+/** Creating (no `channel`) or editing a channel in a dialog; closes once the gateway accepted it. */
+export function ChannelFormModal({
+  opened,
+  channel,
+  onClose,
+}: {
+  opened: boolean;
+  channel: Channel | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (submission: ChannelSubmission) =>
+      submission.kind === 'create'
+        ? createChannel(submission.fields)
+        : updateChannel(submission.id, submission.changes),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.channels });
+      notifySuccess(channel ? t('common.saved') : `${t('channels.created')}: ${saved.name}`);
+      onClose();
+    },
+  });
+  const close = () => {
+    save.reset();
+    onClose();
+  };
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={channel ? t('channels.editTitle', { name: channel.name }) : t('channels.createTitle')}
+      size="lg"
+      fullScreen={false}
+    >
+      {opened && (
+        <ChannelForm
+          key={channel?.id ?? 'new'}
+          {...(channel ? { channel } : {})}
+          pending={save.isPending}
+          error={save.error}
+          onSubmit={(submission) => save.mutate(submission)}
+          onCancel={close}
+        />
+      )}
+    </Modal>
+  );
+}

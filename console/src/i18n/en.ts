@@ -1,0 +1,11 @@
+import { enAdmin } from './en/admin';
+import { enCommon } from './en/common';
+import { enUsage } from './en/usage';
+
+/** English texts: the source of every key; `zh-cn.ts` must have the same shape. */
+export const en = { ...enCommon, ...enAdmin, ...enUsage } as const;
+
+type Widen<T> = T extends string ? string : { readonly [Key in keyof T]: Widen<T[Key]> };
+
+/** The shape every language's texts must have. */
+export type Texts = Widen<typeof en>;

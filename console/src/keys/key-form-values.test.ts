@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiKey } from '../api/types';
+import { formValuesToKeyFields, keyChanges, keyToFormValues } from './key-form-values';
+
+const stored: ApiKey = {
+  id: 3,
+  user_id: 7,
+  name: 'ci',
+  key: 'sk-abcd****wxyz',
+  status: 'exhausted',
+  expires_at: null,
+  unlimited_quota: false,
+  quota: 0,
+  used_quota: 5,
+  model_limits: ['gpt-4o'],
+  ip_allow_list: null,
+  group: null,
+  rpm: 60,
+  tpm: null,
+  created_at: 0,
+};
+
+describe('key form values', () => {
+  it('creates with every attribute, empty ones as null', () => {
+    const values = {
+      ...keyToFormValues(),
+      name: ' batch ',
+      unlimitedQuota: false,
+      quota: 2.5,
+      modelLimits: ['gpt-4o, claude-sonnet-4'],
+      ipAllowList: ['10.0.0.0/8'],
+      group: 'vip',
+      rpm: 10,
+      tpm: '',
+    };
+    expect(formValuesToKeyFields(values)).toEqual({
+      name: 'batch',
+      status: 'enabled',
+      expires_at: null,
+      unlimited_quota: false,
+      quota: 2.5,
+      model_limits: ['gpt-4o', 'claude-sonnet-4'],
+      ip_allow_list: ['10.0.0.0/8'],
+      group: 'vip',
+      rpm: 10,
+      tpm: null,
+    });
+  });
+
+  it('never sends a derived status back', () => {
+    expect(keyToFormValues(stored).status).toBe('enabled');
+    expect(keyChanges(keyToFormValues(stored), keyToFormValues(stored))).toEqual({});
+  });
+
+  it('sends only what changed', () => {
+    const initial = keyToFormValues(stored);
+    expect(keyChanges(initial, { ...initial, status: 'disabled', rpm: '', modelLimits: [] })).toEqual({
+      status: 'disabled',
+      rpm: null,
+      model_limits: null,
+    });
+  });
+});

@@ -1,0 +1,150 @@
+import { Button, Checkbox, Group, NativeSelect, NumberInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import type { ApiKey, KeyFields, User } from '../api/types';
+import { ErrorAlert } from '../components/error-alert';
+import { ListInput } from '../components/list-input';
+import { formValuesToKeyFields, keyChanges, keyToFormValues, type KeyFormValues } from './key-form-values';
+
+export type KeySubmission =
+  | { kind: 'create'; fields: KeyFields; userId: number | undefined }
+  | { kind: 'update'; id: number; changes: Partial<KeyFields> };
+
+/**
+ * Every key attribute of admin-api section 2. `owners` (admins creating a key) adds the choice of
+ * the user the key belongs to.
+ */
+export function KeyForm({
+  apiKey,
+  owners,
+  defaultOwner,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  apiKey?: ApiKey;
+  owners?: readonly User[];
+  defaultOwner?: number;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (submission: KeySubmission) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const initial = keyToFormValues(apiKey);
+  const choosesOwner = owners !== undefined && apiKey === undefined;
+  const form = useForm<KeyFormValues>({
+    initialValues: {
+      ...initial,
+      userId: choosesOwner ? String(defaultOwner ?? owners[0]?.id ?? '') : initial.userId,
+    },
+    validate: {
+      userId: (value) => (choosesOwner && value === '' ? t('common.required') : null),
+      quota: (value, values) =>
+        !values.unlimitedQuota && (value === '' || Number(value) < 0)
+          ? t('common.mustBeAtLeast', { min: 0 })
+          : null,
+      rpm: (value) => (value !== '' && Number(value) < 1 ? t('common.mustBeAtLeast', { min: 1 }) : null),
+      tpm: (value) => (value !== '' && Number(value) < 1 ? t('common.mustBeAtLeast', { min: 1 }) : null),
+    },
+  });
+  const { values } = form;
+  const submit = (submitted: KeyFormValues) => {
+    if (apiKey) return onSubmit({ kind: 'update', id: apiKey.id, changes: keyChanges(initial, submitted) });
+    onSubmit({
+      kind: 'create',
+      fields: formValuesToKeyFields(submitted),
+      userId: choosesOwner ? Number(submitted.userId) : undefined,
+    });
+  };
+  const limit = { allowDecimal: false, allowNegative: false, min: 1, thousandSeparator: false } as const;
+  return (
+    <form noValidate onSubmit={form.onSubmit(submit)}>
+      <Stack gap="sm">
+        {choosesOwner && (
+          <NativeSelect
+            label={t('keys.user')}
+            required
+            data={owners.map((owner) => ({
+              value: String(owner.id),
+              label: `${owner.username} (#${owner.id})`,
+            }))}
+            {...form.getInputProps('userId')}
+          />
+        )}
+        <Group grow align="flex-start">
+          <TextInput label={t('keys.name')} autoComplete="off" {...form.getInputProps('name')} />
+          <NativeSelect
+            label={t('keys.status')}
+            data={(['enabled', 'disabled'] as const).map((status) => ({
+              value: status,
+              label: t(`status.${status}`),
+            }))}
+            {...form.getInputProps('status')}
+          />
+        </Group>
+        <TextInput
+          type="datetime-local"
+          label={t('keys.expiresAt')}
+          description={t('keys.expiresHint')}
+          {...form.getInputProps('expiresAt')}
+        />
+        <Checkbox
+          label={t('keys.unlimitedQuota')}
+          {...form.getInputProps('unlimitedQuota', { type: 'checkbox' })}
+        />
+        <NumberInput
+          label={t('keys.quota')}
+          description={t('keys.quotaHint')}
+          disabled={values.unlimitedQuota}
+          min={0}
+          decimalScale={9}
+          allowNegative={false}
+          thousandSeparator={false}
+          {...form.getInputProps('quota')}
+        />
+        <ListInput
+          label={t('keys.modelLimits')}
+          description={t('keys.modelLimitsHint')}
+          value={values.modelLimits}
+          onChange={(list) => form.setFieldValue('modelLimits', list)}
+        />
+        <ListInput
+          label={t('keys.ipAllowList')}
+          description={t('keys.ipAllowListHint')}
+          value={values.ipAllowList}
+          onChange={(list) => form.setFieldValue('ipAllowList', list)}
+        />
+        <TextInput
+          label={t('keys.group')}
+          description={t('keys.groupHint')}
+          {...form.getInputProps('group')}
+        />
+        <Group grow align="flex-start">
+          <NumberInput
+            label={t('keys.rpm')}
+            description={t('keys.limitHint')}
+            {...limit}
+            {...form.getInputProps('rpm')}
+          />
+          <NumberInput
+            label={t('keys.tpm')}
+            description={t('keys.limitHint')}
+            {...limit}
+            {...form.getInputProps('tpm')}
+          />
+        </Group>
+        {Boolean(error) && <ErrorAlert error={error} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={pending}>
+            {apiKey ? t('common.save') : t('common.create')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import { Badge, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { UsageLog } from '../api/types';
+import { ResponsiveTable, type Column } from '../components/responsive-table';
+import { formatCount, formatMilliseconds } from '../format/format-number';
+import { formatDateTime } from '../format/format-time';
+import { formatUsd } from '../format/format-usd';
+
+function statusColor(code: number): string {
+  if (code === 200) return 'green';
+  if (code === 0 || code >= 500) return 'red';
+  return 'orange';
+}
+
+/** Usage records; user and channel columns for admins (`name` callbacks given). */
+export function LogsTable({
+  logs,
+  userName,
+  keyName,
+  channelName,
+}: {
+  logs: readonly UsageLog[];
+  userName?: (id: number) => string;
+  keyName: (id: number) => string;
+  channelName?: (id: number | null) => string;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const columns: Column<UsageLog>[] = [
+    { key: 'time', header: t('logs.time'), render: (log) => formatDateTime(log.created_at) },
+    ...(userName
+      ? [{ key: 'user', header: t('logs.user'), render: (log: UsageLog) => userName(log.user_id) }]
+      : []),
+    { key: 'key', header: t('logs.key'), render: (log) => keyName(log.key_id) },
+    ...(channelName
+      ? [
+          {
+            key: 'channel',
+            header: t('logs.channel'),
+            render: (log: UsageLog) => channelName(log.channel_id),
+          },
+        ]
+      : []),
+    {
+      key: 'model',
+      header: t('logs.model'),
+      render: (log) => (
+        <Text size="sm" className="break-anywhere">
+          {log.model}
+        </Text>
+      ),
+    },
+    {
+      key: 'endpoint',
+      header: t('logs.endpoint'),
+      render: (log) => `${log.endpoint}${log.stream ? ` · ${t('logs.stream')}` : ''}`,
+    },
+    {
+      key: 'status',
+      header: t('logs.status'),
+      render: (log) => (
+        <Badge color={statusColor(log.status_code)} variant="light">
+          {log.status_code}
+        </Badge>
+      ),
+    },
+    {
+      key: 'tokens',
+      header: t('logs.tokens'),
+      align: 'right',
+      render: (log) => (
+        <Text
+          size="sm"
+          title={`${t('logs.cached')}: ${log.cached_tokens}, ${t('logs.reasoning')}: ${log.reasoning_tokens}`}
+        >
+          {formatCount(log.prompt_tokens, language)} / {formatCount(log.completion_tokens, language)}
+        </Text>
+      ),
+    },
+    { key: 'cost', header: t('logs.cost'), align: 'right', render: (log) => formatUsd(log.cost) },
+    {
+      key: 'latency',
+      header: t('logs.latency'),
+      align: 'right',
+      render: (log) =>
+        log.first_byte_ms === null
+          ? formatMilliseconds(log.latency_ms, language)
+          : `${formatMilliseconds(log.latency_ms, language)} (${t('logs.firstByte')} ${formatMilliseconds(log.first_byte_ms, language)})`,
+    },
+    {
+      key: 'error',
+      header: t('logs.error'),
+      render: (log) => (
+        <Text size="xs" c={log.error ? 'red' : 'dimmed'} className="break-anywhere">
+          {log.error ?? '—'}
+        </Text>
+      ),
+    },
+  ];
+  return (
+    <ResponsiveTable
+      label={t('nav.logs')}
+      rows={logs}
+      columns={columns}
+      rowKey={(log) => log.id}
+      empty={t('logs.noLogs')}
+    />
+  );
+}

@@ -1,0 +1,86 @@
+import { Button, Group, Stack } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { listLogs } from '../api/logs-api';
+import { queryKeys } from '../api/query-keys';
+import { QueryState } from '../components/query-state';
+import { EMPTY_LOG_FILTERS, logQuery, type LogFilters } from './log-filters';
+import { LogFiltersForm, type FilterOption } from './log-filters-form';
+import { LogPager } from './log-pager';
+import { LogTotals } from './log-totals';
+import { LogsTable } from './logs-table';
+
+const PAGE_SIZE = 50;
+
+/** Filters, totals, one page of records and the pager, for `/api/logs` or `/api/me/logs`. */
+export function LogsView({
+  scope,
+  filterOptions,
+  userName,
+  keyName,
+  channelName,
+}: {
+  scope: 'admin' | 'own';
+  filterOptions: {
+    users?: readonly FilterOption[];
+    keys: readonly FilterOption[];
+    channels?: readonly FilterOption[];
+  };
+  userName?: (id: number) => string;
+  keyName: (id: number) => string;
+  channelName?: (id: number | null) => string;
+}) {
+  const { t } = useTranslation();
+  const [filters, setFilters] = useState<LogFilters>(EMPTY_LOG_FILTERS);
+  const [offset, setOffset] = useState(0);
+  const query = logQuery(filters, { limit: PAGE_SIZE, offset });
+  const logs = useQuery({
+    queryKey: [...queryKeys.logs, scope, query],
+    queryFn: () => listLogs({ scope, query }),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    // New requests appear by themselves on the first page (records are written just after the
+    // reply, so one fetched at once may miss the newest).
+    refetchInterval: offset === 0 && filters.to === '' ? 5000 : false,
+  });
+  return (
+    <Stack gap="md">
+      <LogFiltersForm
+        value={filters}
+        onApply={(next) => {
+          setFilters(next);
+          setOffset(0);
+        }}
+        keys={filterOptions.keys}
+        {...(filterOptions.users ? { users: filterOptions.users } : {})}
+        {...(filterOptions.channels ? { channels: filterOptions.channels } : {})}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" size="xs" loading={logs.isFetching} onClick={() => void logs.refetch()}>
+          {t('common.refresh')}
+        </Button>
+      </Group>
+      <QueryState query={logs}>
+        {(page) => (
+          <Stack gap="md">
+            <LogTotals totals={page.total} />
+            <LogsTable
+              logs={page.data}
+              keyName={keyName}
+              {...(userName ? { userName } : {})}
+              {...(channelName ? { channelName } : {})}
+            />
+            <LogPager
+              offset={offset}
+              limit={PAGE_SIZE}
+              shown={page.data.length}
+              total={page.total.requests}
+              onChange={setOffset}
+            />
+          </Stack>
+        )}
+      </QueryState>
+    </Stack>
+  );
+}

@@ -1,0 +1,137 @@
+import { Badge, Button, Group, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deletePrice, listPrices } from '../api/prices-api';
+import { queryKeys } from '../api/query-keys';
+import type { Price } from '../api/types';
+import { useChannels } from '../channels/use-channels';
+import { ConfirmDeleteButton } from '../components/confirm-delete-button';
+import { notifyError } from '../components/notify';
+import { PageHeader } from '../components/page-header';
+import { QueryState } from '../components/query-state';
+import { ResponsiveTable, type Column } from '../components/responsive-table';
+import { formatUsd } from '../format/format-usd';
+import { collectModels, type ModelEntry } from './collect-models';
+import { PriceModal } from './price-modal';
+
+/** Models & prices: what the channels serve, and what each model costs (or that it is not priced). */
+export function ModelsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const channels = useChannels();
+  const prices = useQuery({ queryKey: queryKeys.prices, queryFn: listPrices });
+  const [target, setTarget] = useState<{ model: string | undefined; price: Price | undefined } | null>(null);
+  const remove = useMutation({
+    mutationFn: (model: string) => deletePrice(model),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.prices }),
+    onError: (error) => notifyError(t('common.error'), error),
+  });
+  const columns: Column<ModelEntry>[] = [
+    {
+      key: 'model',
+      header: t('models.model'),
+      render: (entry) => (
+        <Text size="sm" fw={500} className="break-anywhere">
+          {entry.model}
+        </Text>
+      ),
+    },
+    {
+      key: 'channels',
+      header: t('models.channels'),
+      render: (entry) =>
+        entry.channels.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('models.notServed')}
+          </Text>
+        ) : (
+          <Text size="sm" className="break-anywhere">
+            {entry.channels.map((channel) => `${channel.name} (#${channel.id})`).join(', ')}
+          </Text>
+        ),
+    },
+    {
+      key: 'endpoints',
+      header: t('models.endpointTypes'),
+      render: (entry) => (
+        <Group gap={4}>
+          {entry.endpointTypes.map((endpoint) => (
+            <Badge key={endpoint} variant="outline" tt="none" size="sm">
+              {endpoint}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'price',
+      header: t('models.price'),
+      render: (entry) =>
+        entry.price ? (
+          <Text size="sm">
+            {t('models.inputOutput', {
+              input: formatUsd(entry.price.input),
+              output: formatUsd(entry.price.output),
+            })}
+          </Text>
+        ) : (
+          <Badge color="orange" variant="light" tt="none">
+            {t('models.notPriced')}
+          </Badge>
+        ),
+    },
+    {
+      key: 'actions',
+      header: t('common.actions'),
+      render: (entry) => (
+        <Group gap={4} justify="flex-end" wrap="wrap">
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => setTarget({ model: entry.model, price: entry.price })}
+          >
+            {t('models.setPrice')}
+          </Button>
+          {entry.price && (
+            <ConfirmDeleteButton
+              name={entry.model}
+              label={t('models.removePrice')}
+              pending={remove.isPending}
+              onConfirm={() => remove.mutate(entry.model)}
+            />
+          )}
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title={t('nav.models')}
+        description={t('models.description')}
+        actions={
+          <Button variant="light" onClick={() => setTarget({ model: undefined, price: undefined })}>
+            {t('models.otherModel')}
+          </Button>
+        }
+      />
+      <QueryState query={channels}>
+        {(channelList) => (
+          <QueryState query={prices}>
+            {(priceList) => (
+              <ResponsiveTable
+                label={t('nav.models')}
+                rows={collectModels(channelList, priceList)}
+                columns={columns}
+                rowKey={(entry) => entry.model}
+                empty={t('common.empty')}
+              />
+            )}
+          </QueryState>
+        )}
+      </QueryState>
+      <PriceModal target={target} onClose={() => setTarget(null)} />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import type { Price, PriceFields } from '../api/types';
+import { ErrorAlert } from '../components/error-alert';
+
+interface PriceFormValues {
+  model: string;
+  input: number | string;
+  output: number | string;
+  cachedInput: number | string;
+  cacheWrite: number | string;
+  perRequest: number | string;
+}
+
+function optional(value: number | string): number | null {
+  return value === '' ? null : Number(value);
+}
+
+/** USD per 1M tokens; the optional ones empty mean "same as input" (cache) or "none" (per request). */
+export function PriceForm({
+  model,
+  price,
+  pending,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  /** Absent: the admin names the model. */
+  model?: string;
+  price: Price | undefined;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (model: string, fields: PriceFields) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation();
+  const form = useForm<PriceFormValues>({
+    initialValues: {
+      model: model ?? '',
+      input: price?.input ?? '',
+      output: price?.output ?? '',
+      cachedInput: price?.cached_input ?? '',
+      cacheWrite: price?.cache_write ?? '',
+      perRequest: price?.per_request ?? '',
+    },
+    validate: {
+      model: (value) => (value.trim() === '' ? t('common.required') : null),
+      input: (value) => (value === '' ? t('common.required') : null),
+      output: (value) => (value === '' ? t('common.required') : null),
+    },
+  });
+  const money = { min: 0, decimalScale: 9, allowNegative: false, thousandSeparator: false } as const;
+  return (
+    <form
+      noValidate
+      onSubmit={form.onSubmit((values) =>
+        onSubmit(values.model.trim(), {
+          input: Number(values.input),
+          output: Number(values.output),
+          cached_input: optional(values.cachedInput),
+          cache_write: optional(values.cacheWrite),
+          per_request: optional(values.perRequest),
+        }),
+      )}
+    >
+      <Stack gap="sm">
+        {model === undefined && (
+          <TextInput label={t('models.modelId')} required {...form.getInputProps('model')} />
+        )}
+        <Group grow align="flex-start">
+          <NumberInput label={t('models.input')} required {...money} {...form.getInputProps('input')} />
+          <NumberInput label={t('models.output')} required {...money} {...form.getInputProps('output')} />
+        </Group>
+        <Group grow align="flex-start">
+          <NumberInput
+            label={t('models.cachedInput')}
+            description={t('models.sameAsInput')}
+            {...money}
+            {...form.getInputProps('cachedInput')}
+          />
+          <NumberInput
+            label={t('models.cacheWrite')}
+            description={t('models.sameAsInput')}
+            {...money}
+            {...form.getInputProps('cacheWrite')}
+          />
+        </Group>
+        <NumberInput
+          label={t('models.perRequest')}
+          description={t('models.perRequestHint')}
+          {...money}
+          {...form.getInputProps('perRequest')}
+        />
+        {Boolean(error) && <ErrorAlert error={error} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={pending}>
+            {t('common.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

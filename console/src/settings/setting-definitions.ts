@@ -1,0 +1,48 @@
+import type { SettingValue } from '../api/types';
+
+export type SettingKind = 'integer' | 'number' | 'boolean' | 'list';
+
+/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2 and 7). */
+export const KNOWN_SETTINGS = {
+  default_max_tokens: { kind: 'integer', min: 1 },
+  stream_idle_timeout_s: { kind: 'integer', min: 1 },
+  upstream_timeout_s: { kind: 'integer', min: 1 },
+  connect_timeout_s: { kind: 'integer', min: 1 },
+  client_headers_timeout_s: { kind: 'integer', min: 1 },
+  body_limit_bytes: { kind: 'integer', min: 1024 },
+  web_search_price: { kind: 'number', min: 0 },
+  trusted_proxies: { kind: 'list' },
+  retry_times: { kind: 'integer', min: 0 },
+  image_fetch_allow_private: { kind: 'boolean' },
+  channel_failure_threshold: { kind: 'integer', min: 1 },
+  channel_probe_interval_s: { kind: 'integer', min: 1 },
+  model_cooldown_s: { kind: 'integer', min: 1 },
+  model_cooldown_max_s: { kind: 'integer', min: 1 },
+} as const satisfies Record<string, { kind: SettingKind; min?: number }>;
+
+export type KnownSetting = keyof typeof KNOWN_SETTINGS;
+
+export function isKnownSetting(name: string): name is KnownSetting {
+  return Object.hasOwn(KNOWN_SETTINGS, name);
+}
+
+/** The kind of a setting: from the list above, else from its current value (a newer gateway's setting). */
+export function settingKind(name: string, value: SettingValue): SettingKind {
+  if (isKnownSetting(name)) return KNOWN_SETTINGS[name].kind;
+  if (typeof value === 'boolean') return 'boolean';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return 'list';
+}
+
+/** The least value a numeric setting takes, where the console knows it. */
+export function settingMinimum(name: string): number | undefined {
+  if (!isKnownSetting(name)) return undefined;
+  const definition: { kind: SettingKind; min?: number } = KNOWN_SETTINGS[name];
+  return definition.min;
+}
+
+/** `GATEWAY_` and the upper-case name: read at start (admin-api section 2). */
+export function environmentVariableOf(name: string): string {
+  return `GATEWAY_${name.toUpperCase()}`;
+}

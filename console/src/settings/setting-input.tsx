@@ -1,0 +1,71 @@
+import { NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SettingValue } from '../api/types';
+import { ListInput } from '../components/list-input';
+import { environmentVariableOf, isKnownSetting, settingKind, settingMinimum } from './setting-definitions';
+import type { SettingDraft } from './settings-changes';
+
+/** One live setting: its name, what it does, its environment variable, and an input of its type. */
+export function SettingInput({
+  name,
+  current,
+  draft,
+  onChange,
+}: {
+  name: string;
+  current: SettingValue;
+  draft: SettingDraft;
+  onChange: (draft: SettingDraft) => void;
+}) {
+  const { t } = useTranslation();
+  const known = isKnownSetting(name);
+  const label = known ? t(`settings.items.${name}.label`) : name;
+  const meaning = known ? t(`settings.items.${name}.meaning`) : t('settings.unknown');
+  const description = (
+    <Stack gap={0} component="span">
+      <span>{meaning}</span>
+      <Text span size="xs" c="dimmed" ff="monospace">
+        {t('settings.environment', { name: environmentVariableOf(name) })}
+      </Text>
+    </Stack>
+  );
+  const kind = settingKind(name, current);
+  switch (kind) {
+    case 'boolean':
+      return (
+        <Switch
+          label={label}
+          description={description}
+          checked={draft === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+      );
+    case 'list':
+      return (
+        <ListInput
+          label={label}
+          description={`${meaning} ${t('settings.itemsHint')} ${t('settings.environment', {
+            name: environmentVariableOf(name),
+          })}`}
+          value={Array.isArray(draft) ? draft : []}
+          onChange={onChange}
+        />
+      );
+    case 'integer':
+    case 'number': {
+      const min = settingMinimum(name);
+      return (
+        <NumberInput
+          label={label}
+          description={description}
+          value={typeof draft === 'number' || typeof draft === 'string' ? draft : ''}
+          onChange={(number) => onChange(typeof number === 'bigint' ? Number(number) : number)}
+          allowDecimal={kind === 'number'}
+          decimalScale={kind === 'number' ? 9 : 0}
+          {...(min === undefined ? {} : { min })}
+          thousandSeparator={false}
+        />
+      );
+    }
+  }
+}

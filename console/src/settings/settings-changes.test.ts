@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseDraft, settingsChanges } from './settings-changes';
+
+const current = {
+  default_max_tokens: 8192,
+  web_search_price: 0.01,
+  trusted_proxies: [],
+  image_fetch_allow_private: false,
+  future_setting: 3,
+};
+
+describe('settingsChanges', () => {
+  it('sends only the settings that changed, in their API types', () => {
+    expect(
+      settingsChanges(current, {
+        default_max_tokens: 8192,
+        web_search_price: '0.02',
+        trusted_proxies: ['10.0.0.0/8, 192.168.0.0/16'],
+        image_fetch_allow_private: true,
+        future_setting: 3,
+      }),
+    ).toEqual({
+      web_search_price: 0.02,
+      trusted_proxies: ['10.0.0.0/8', '192.168.0.0/16'],
+      image_fetch_allow_private: true,
+    });
+  });
+
+  it('leaves out values that are not valid yet', () => {
+    expect(settingsChanges(current, { default_max_tokens: '', web_search_price: 'x' })).toEqual({});
+    expect(parseDraft('default_max_tokens', 8192, 1.5)).toBeUndefined();
+  });
+});

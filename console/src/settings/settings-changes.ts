@@ -1,0 +1,40 @@
+import type { SettingValue, Settings } from '../api/types';
+import { splitList } from '../components/split-list';
+import { settingKind } from './setting-definitions';
+
+/** A setting as its input holds it: numbers may be '' while being typed. */
+export type SettingDraft = number | string | boolean | string[];
+
+/** The drafted value in the API's type, or undefined while it is not a valid one. */
+export function parseDraft(
+  name: string,
+  current: SettingValue,
+  draft: SettingDraft,
+): SettingValue | undefined {
+  switch (settingKind(name, current)) {
+    case 'boolean':
+      return draft === true;
+    case 'list':
+      return Array.isArray(draft) ? splitList(draft) : splitList([String(draft)]);
+    case 'integer': {
+      const value = draft === '' ? Number.NaN : Number(draft);
+      return Number.isInteger(value) ? value : undefined;
+    }
+    case 'number': {
+      const value = draft === '' ? Number.NaN : Number(draft);
+      return Number.isFinite(value) ? value : undefined;
+    }
+  }
+}
+
+/** The PATCH body: the settings whose drafted value differs from the gateway's. */
+export function settingsChanges(current: Settings, drafts: Readonly<Record<string, SettingDraft>>): Settings {
+  const changes: Settings = {};
+  for (const [name, value] of Object.entries(current)) {
+    const draft = drafts[name];
+    if (draft === undefined) continue;
+    const parsed = parseDraft(name, value, draft);
+    if (parsed !== undefined && JSON.stringify(parsed) !== JSON.stringify(value)) changes[name] = parsed;
+  }
+  return changes;
+}

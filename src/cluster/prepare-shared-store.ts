@@ -1,0 +1,48 @@
+import { AdminAuthenticator } from '../admin/admin-authenticator.js';
+import type { Environment } from '../config/environment.js';
+import { openStore, type DialectName } from '../store/database.js';
+import { KeyValueRepository } from '../store/key-value-repository.js';
+import { migrateToLatest } from '../store/migrate.js';
+
+export interface SharedStore {
+  dialect: DialectName;
+  /** The admin token generated on this first start, to be shown once. */
+  generatedAdminToken: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * What the primary does once for all its workers, before it forks them: migrates the database
+ * (so workers never race to), generates the admin token on the first start (so it is printed
+ * once, not once per worker), and, on SQLite, keeps the store open for the one process that
+ * checkpoints the write-ahead log.
+ */
+export async function prepareSharedStore(environment: Environment): Promise<SharedStore> {
+  if (!environment.databaseUrl && environment.dataDir === ':memory:')
+    throw new Error(
+      'GATEWAY_WORKERS above 1 needs a database the workers share: a data folder or DATABASE_URL',
+    );
+  const store = openStore({
+    databaseUrl: environment.databaseUrl,
+    dataDir: environment.dataDir,
+    postgresSchema: environment.databaseSchema,
+  });
+  try {
+    await migrateToLatest(store);
+    const { generatedToken } = await AdminAuthenticator.initialize({
+      systemState: new KeyValueRepository(store.db, 'system_state'),
+      environmentToken: environment.adminToken,
+    });
+    if (!store.sqlite) await store.close();
+    return {
+      dialect: store.dialect,
+      generatedAdminToken: generatedToken,
+      close: async () => {
+        if (store.sqlite) await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
