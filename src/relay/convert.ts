@@ -26,7 +26,10 @@ export function convertReply(options: {
       body: JSON.stringify(body),
       usage: reply.usage,
       producedText: () => producedTextOf(reply.parts),
-      facts: { model: reply.model, finishReasons: [reply.finishReason.raw ?? reply.finishReason.unified] },
+      facts: () => ({
+        model: reply.model,
+        finishReasons: [reply.finishReason.raw ?? reply.finishReason.unified],
+      }),
     };
   };
 }

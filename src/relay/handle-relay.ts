@@ -162,7 +162,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
           reported: converted.usage,
           producedText: converted.producedText,
           calls: converted.calls,
-          reply: converted.facts,
+          describeReply: converted.facts,
         });
         const contentType =
           result.plan.mode === 'passthrough' ? headerText(result.reply.headers['content-type']) : undefined;
@@ -312,7 +312,7 @@ function refusedOutcome(request: RelayRequest, model: string | undefined, error:
     latencyMs: Math.round(performance.now() - request.startedAt),
     firstByteMs: null,
     error: error instanceof GatewayError ? error.message : String(error),
-    reply: undefined,
+    describeReply: undefined,
   };
 }
 

@@ -16,7 +16,7 @@ export function passthroughReply(codec: PassthroughCodec, protocol: ProtocolCode
     body: upstreamBody,
     usage: codec.usageFromReply(parsed),
     producedText: () => producedTextOf(protocol.decodeReply(parsed, new LossLog()).parts),
-    facts: codec.replyFacts?.(parsed),
+    facts: () => codec.replyFacts?.(parsed),
   });
 }
 

@@ -108,7 +108,8 @@ export interface RequestOutcome {
   firstByteMs: number | null;
   /** Why the request failed, in the usage log's words; null when it did not. */
   error: string | null;
-  reply: ReplyFacts | undefined;
+  /** What the reply said about itself, read only when called (tracing reads it; metrics do not). */
+  describeReply: (() => ReplyFacts | undefined) | undefined;
 }
 
 const NO_ATTEMPT: AttemptObservation = {

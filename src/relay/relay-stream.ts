@@ -91,7 +91,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       reported: transform.usage(),
       producedText: () => transform.producedText(),
       error,
-      reply: transform.facts?.(),
+      describeReply: () => transform.facts?.(),
     });
   }
 }

@@ -48,8 +48,8 @@ export interface Completion {
   /** Calls charged at `per_request`; 1 when absent. */
   calls?: number | undefined;
   error?: string | null;
-  /** What the reply said about itself (model, finish reasons), for traces. */
-  reply?: ReplyFacts | undefined;
+  /** What the reply said about itself (model, finish reasons), for traces; read only when called. */
+  describeReply?: (() => ReplyFacts | undefined) | undefined;
 }
 
 /**
@@ -101,7 +101,7 @@ export class RequestAccount {
       latencyMs: record.latencyMs,
       firstByteMs: record.firstByteMs,
       error: record.error,
-      reply: completion.reply,
+      describeReply: completion.describeReply,
     };
     facts.observation.finished(outcome);
     facts.onFinished?.(outcome);

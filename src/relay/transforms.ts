@@ -13,8 +13,8 @@ export interface ReplyTransform {
     producedText: () => string;
     /** Calls charged at `per_request` (images, searches); 1 when absent. */
     calls?: number;
-    /** The model that answered and its finish reasons, where the reply tells them. */
-    facts?: ReplyFacts | undefined;
+    /** The model that answered and its finish reasons, where the reply tells them; read only when called. */
+    facts?: (() => ReplyFacts | undefined) | undefined;
   };
 }
 

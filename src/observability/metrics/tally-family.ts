@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { LabelledChildren } from './labelled-children.js';
 
 /** One series of a counter family: a plain number the hot path adds to. */
 export interface Tally {
@@ -9,35 +10,30 @@ export interface Tally {
 /**
  * A Prometheus counter whose series are plain numbers while requests run, copied into prom-client
  * only when scraped. prom-client hashes the label set on every `inc`, even through a child; here
- * the hot path finds its series with one map lookup and adds to a number.
+ * the hot path finds its series with a few map lookups and adds to a number.
  */
 export class TallyFamily {
-  private readonly tallies = new Map<string, Tally>();
-  private readonly labelNames: readonly string[];
+  private readonly tallies: LabelledChildren<Tally>;
 
   constructor(config: { name: string; help: string; labelNames: readonly string[]; registers: Registry[] }) {
+    this.tallies = new LabelledChildren((values) => {
+      const labels: Record<string, string> = {};
+      config.labelNames.forEach((name, index) => {
+        labels[name] = values[index] ?? '';
+      });
+      return { value: 0, labels };
+    });
     const counter: Counter = new Counter({
       ...config,
       collect: () => {
         counter.reset();
-        for (const tally of this.tallies.values()) counter.inc(tally.labels, tally.value);
+        for (const tally of this.tallies.all()) counter.inc(tally.labels, tally.value);
       },
     });
-    this.labelNames = config.labelNames;
   }
 
   /** The series of these label values, in the order of the family's label names. */
   get(values: readonly string[]): Tally {
-    const id = values.length === 1 ? (values[0] ?? '') : values.join('\u0000');
-    let tally = this.tallies.get(id);
-    if (tally === undefined) {
-      const labels: Record<string, string> = {};
-      this.labelNames.forEach((name, index) => {
-        labels[name] = values[index] ?? '';
-      });
-      tally = { value: 0, labels };
-      this.tallies.set(id, tally);
-    }
-    return tally;
+    return this.tallies.get(values);
   }
 }

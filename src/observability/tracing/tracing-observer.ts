@@ -129,7 +129,8 @@ class TracedRequest implements RequestObservation {
     if (outcome.keyId !== undefined) span.setAttribute(attributes.GATEWAY_KEY_ID, outcome.keyId);
     span.setAttribute(attributes.GEN_AI_REQUEST_STREAM, outcome.stream);
     span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.statusCode);
-    const { reply, tokens } = outcome;
+    const { tokens } = outcome;
+    const reply = outcome.describeReply?.();
     if (reply?.model !== undefined) span.setAttribute(attributes.GEN_AI_RESPONSE_MODEL, reply.model);
     if (reply?.finishReasons !== undefined && reply.finishReasons.length > 0)
       span.setAttribute(attributes.GEN_AI_RESPONSE_FINISH_REASONS, [...reply.finishReasons]);
