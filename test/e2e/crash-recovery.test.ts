@@ -114,9 +114,11 @@ interface Books {
 }
 
 async function books(origin: string, seeded: Seeded): Promise<Books> {
+  // Logs first: callers wait for a record count, and a recovery that commits between these reads
+  // must then already show in the balance read after it.
+  const logs = (await adminCall(origin, TOKEN, 'GET', '/logs?limit=1000')).data;
   const user = await adminCall(origin, TOKEN, 'GET', `/users/${seeded.userId}`);
   const key = await adminCall(origin, TOKEN, 'GET', `/keys/${seeded.cappedKeyId}`);
-  const logs = (await adminCall(origin, TOKEN, 'GET', '/logs?limit=1000')).data;
   return { balance: user.balance, quota: key.quota, used: user.used, logs };
 }
 
