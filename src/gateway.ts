@@ -37,6 +37,9 @@ export interface GatewayOptions {
   primary?: IpcLink;
 }
 
+/** A worker asks its primary, which gathers every worker's metrics (this one's too). */
+const machineMetricsThrough = (primary: IpcLink) => () => primary.call('metrics', {}, 10_000);
+
 /** Opens the store, migrates it, loads the caches and builds the HTTP app (not yet listening). */
 export async function createGateway(
   environment: Environment,
@@ -102,7 +105,9 @@ export async function createGateway(
       channels: () => catalog.channels(),
       health,
       usageWriterQueue: () => tracker.pendingCount + ledger.unstoredRecords,
+      ...(options.primary && { machineMetrics: machineMetricsThrough(options.primary) }),
     });
+    options.primary?.handle('collectMetrics', () => telemetry.metrics.registry.getMetricsAsJSON());
     const services: GatewayServices = {
       store,
       repositories,

@@ -1,3 +1,4 @@
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { ChangeTopic } from '../events/change-feed.js';
 import type { AttemptDecision, AttemptTicket } from '../limits/login-throttle.js';
 import type { RateDecision, RateLimits } from '../limits/rate-limiter.js';
@@ -27,7 +28,14 @@ export interface Calls {
   loginBegin: { request: { subjects: string[] }; reply: AttemptDecision };
   /** Worker to primary: the attempt succeeded; it stops counting, and `clear` forgets failures. */
   loginSucceed: { request: { ticket: AttemptTicket; clear: string[] }; reply: true };
+  /** Worker to primary: the metrics of every worker, aggregated, in Prometheus text format. */
+  metrics: { request: Record<string, never>; reply: string };
+  /** Primary to worker: this worker's own metrics, as prom-client reads them out. */
+  collectMetrics: { request: Record<string, never>; reply: MetricSnapshot };
 }
+
+/** One process's metrics, as `Registry.getMetricsAsJSON()` gives them. */
+export type MetricSnapshot = MetricObjectWithValues<MetricValue<string>>[];
 
 export interface AdmitRequest {
   keyId: number;
@@ -145,6 +153,8 @@ export const readCall: { [Name in CallName]: (body: JsonObject) => Calls[Name]['
     const clear = readAll(body.clear, readText);
     return ticket && clear ? { ticket, clear } : undefined;
   },
+  metrics: () => ({}),
+  collectMetrics: () => ({}),
 };
 
 /** Checks a reply for the operation it answers; undefined when malformed. */
@@ -154,7 +164,21 @@ export const readReply: { [Name in CallName]: (body: unknown) => Calls[Name]['re
   join: (body) => (body === true ? true : undefined),
   loginBegin: readAttemptDecision,
   loginSucceed: (body) => (body === true ? true : undefined),
+  metrics: (body) => asString(body),
+  collectMetrics: (body) => readAll(body, readMetric) as MetricSnapshot | undefined,
 };
+
+/** A metric family's shape, enough for prom-client to aggregate it; its values are prom-client's own. */
+function readMetric(value: unknown): JsonObject | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const { name, help, type, values } = value;
+  return typeof name === 'string' &&
+    typeof help === 'string' &&
+    typeof type === 'string' &&
+    Array.isArray(values)
+    ? value
+    : undefined;
+}
 
 /** Checks a notice's body for its operation; undefined when malformed. */
 export const readNotice: { [Name in NoticeName]: (body: JsonObject) => Notices[Name] | undefined } = {

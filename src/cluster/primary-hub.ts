@@ -3,6 +3,7 @@ import { MemoryLoginThrottle, type LoginThrottle } from '../limits/login-throttl
 import { MemoryRateLimiter } from '../limits/memory-rate-limiter.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
+import { gatherClusterMetrics } from './cluster-metrics.js';
 import { IpcLink, type IpcPort } from './ipc-link.js';
 
 /** How long the primary waits for one worker to reload after a change. */
@@ -26,9 +27,10 @@ export interface PrimaryHubOptions {
 
 /**
  * The primary's side of what the workers share without Redis: the rate counters and console
- * sign-in attempts of the whole machine, the relay of change notices (answered once every other worker has reloaded) and of
- * channel health. A worker that is still starting gets the changes it missed when it joins, just
- * before it listens, so no worker ever serves from caches older than a change already answered.
+ * sign-in attempts of the whole machine, the relay of change notices (answered once every other
+ * worker has reloaded) and of channel health, and the machine's metrics gathered from every
+ * worker. A worker that is still starting gets the changes it missed when it joins, just before it
+ * listens, so no worker ever serves from caches older than a change already answered.
  */
 export class PrimaryHub {
   private readonly members = new Map<number, Member>();
@@ -68,6 +70,7 @@ export class PrimaryHub {
       await Promise.all(missed.map((topic) => this.tell(workerId, member, topic)));
       return true;
     });
+    link.handle('metrics', () => this.gatherMetrics());
     link.onNotice('tokens', ({ counts }) => {
       for (const [keyId, tokens] of counts) void this.limiter.recordTokens(keyId, tokens);
     });
@@ -87,6 +90,16 @@ export class PrimaryHub {
     for (const workerId of [...this.members.keys()]) this.detach(workerId);
     await this.limiter.close();
     await this.logins.close();
+  }
+
+  /** Every ready worker's metrics, the asking worker's included, as one exposition. */
+  private gatherMetrics(): Promise<string> {
+    const ready = [...this.members].filter(([, member]) => member.ready);
+    return gatherClusterMetrics(
+      ready.map(([workerId, member]) => [workerId, member.link]),
+      (workerId, error) =>
+        this.options.logger.warn({ err: error, workerId }, 'a worker left out of the metrics: no answer'),
+    );
   }
 
   private async relayChange(from: number, topic: ChangeTopic): Promise<void> {

@@ -23,6 +23,11 @@ export interface TelemetryOptions {
   health: Pick<ChannelHealth, 'report'>;
   /** Usage records not yet in the usage log. */
   usageWriterQueue(): number;
+  /**
+   * In a cluster worker: the metrics of every worker of the machine, aggregated; `/metrics`
+   * answers with those instead of this process's own.
+   */
+  machineMetrics?: () => Promise<string>;
 }
 
 /** Metrics, traces and readiness of one gateway, and the one observer the relay reports to. */
@@ -35,11 +40,13 @@ export class Telemetry {
   /** `/metrics` answers without the admin token. */
   readonly metricsPublic: boolean;
   private readonly drainMs: number;
+  private readonly machineMetrics: (() => Promise<string>) | undefined;
 
   constructor(options: TelemetryOptions) {
     const { environment } = options;
     this.metricsPublic = environment.metricsPublic;
     this.drainMs = environment.shutdownDrainMs;
+    this.machineMetrics = options.machineMetrics;
     this.metrics = new GatewayMetrics({
       isPriced: options.isPriced,
       pairStates: () => pairStates(options),
@@ -56,6 +63,12 @@ export class Telemetry {
     const observers: RelayObserver[] = [new MetricsObserver(this.metrics)];
     if (this.tracing) observers.push(this.tracing.observer);
     this.observer = fanOutObserver(observers);
+  }
+
+  /** What `/metrics` answers, in Prometheus text format: the machine's, in a cluster. */
+  async exposeMetrics(): Promise<{ contentType: string; body: string }> {
+    const contentType = this.metrics.registry.contentType;
+    return { contentType, body: await (this.machineMetrics ?? (() => this.metrics.registry.metrics()))() };
   }
 
   /**

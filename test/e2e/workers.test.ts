@@ -12,6 +12,7 @@ import {
   type BuiltGateway,
 } from '../helpers/built-gateway.js';
 import { childPids, sendOnNewConnection, waitFor } from '../helpers/cluster-gateway.js';
+import { parsePrometheusText, seriesOf, valueOf } from '../helpers/prometheus-text.js';
 import { uniqueSchemaName } from '../helpers/test-stores.js';
 import { openStore } from '../../src/store/database.js';
 
@@ -208,6 +209,28 @@ describe.each(variants)('two workers on $name', (variant) => {
       );
     await admin('PATCH', `/keys/${keyId}`, { status: 'enabled' });
     for (let index = 0; index < 6; index += 1) expect(await listed()).toContain('fast-model');
+  });
+
+  test("/metrics on either worker answers for the machine: both workers' requests, summed", async () => {
+    const scrape = async () => {
+      const answer = await sendOnNewConnection(gateway.origin, { path: '/metrics', token: TOKEN });
+      expect(answer.status).toBe(200);
+      const families = parsePrometheusText(answer.text);
+      const requests = seriesOf(families, 'gateway_requests_total')
+        .filter((sample) => sample.labels.model === 'fast-model' && sample.labels.status === '200')
+        .reduce((sum, sample) => sum + sample.value, 0);
+      const durations = valueOf(families, 'gateway_request_duration_seconds_count', {
+        endpoint: 'chat-completions',
+        stream: 'false',
+      });
+      return { requests, durations: durations ?? 0 };
+    };
+    const before = await scrape();
+    // Scrapes on connections of their own alternate between the workers; each must see the same.
+    expect(await scrape()).toEqual(before);
+    for (let index = 0; index < 6; index += 1) expect((await chat('fast-model')).status).toBe(200);
+    for (let index = 0; index < 4; index += 1)
+      expect(await scrape()).toEqual({ requests: before.requests + 6, durations: before.durations + 6 });
   });
 
   test.skipIf(variant.changesOnly)(

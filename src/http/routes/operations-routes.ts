@@ -36,7 +36,7 @@ export function registerOperationsRoutes(app: FastifyInstance, services: Gateway
   app.get('/metrics', { config: { accessLog: 'debug' } }, async function answerMetrics(request, reply) {
     if (!telemetry.metricsPublic && !services.adminAuth.verify(bearerToken(request)))
       throw new GatewayError('admin_unauthorized');
-    const { contentType, body } = await telemetry.metrics.expose();
+    const { contentType, body } = await telemetry.exposeMetrics();
     return reply.code(200).header('content-type', contentType).send(body);
   });
 }

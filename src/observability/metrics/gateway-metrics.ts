@@ -115,6 +115,8 @@ export class GatewayMetrics {
       help: 'Channel and model pairs in each health state (healthy, cooling_down, probing); unpriced models count under model "other".',
       labelNames: ['channel', 'model', 'state'],
       registers,
+      // Every worker of a cluster sees the same health: the machine's count is any one worker's.
+      aggregator: 'max',
       collect: () => this.collectPairStates(pairStates),
     });
     const queue: Gauge = new Gauge({
@@ -161,11 +163,6 @@ export class GatewayMetrics {
 
   rateLimited(limit: 'rpm' | 'tpm'): void {
     this.rateLimits.get([limit]).value += 1;
-  }
-
-  /** The exposition, in Prometheus text format. */
-  async expose(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
   private collectPairStates(gauge: Gauge): void {
