@@ -67,6 +67,8 @@ export async function measureAllCores(options: {
   const target = (key: string): Target => ({
     name: 'gateway',
     origin,
+    path: '/v1/chat/completions',
+    model: 'bench-model',
     headers: { authorization: `Bearer ${key}` },
   });
   const cpu = () => pids.map((pid) => cpuMicros(pid));

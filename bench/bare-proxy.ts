@@ -1,57 +1,97 @@
 /**
- * The floor a gateway on the same stack could reach: Fastify 5 and undici with nothing else. It
- * checks a bearer key against one fixed key (constant-time), parses the JSON body and forwards it
- * to `UPSTREAM` over a keep-alive Agent, streaming the reply back as it arrives. No database, no
- * billing, no logging, no conversion.
+ * The floor any gateway on Node reaches: plain `node:http` and undici with nothing else. It looks
+ * the bearer key up in a `Map` (by its SHA-256, so no key is compared byte by byte), parses the JSON
+ * body and forwards it to `UPSTREAM` over a keep-alive Agent, piping the reply back as it arrives.
+ * Chat completions and messages go to the same path upstream. No database, no billing, no logging,
+ * no conversion.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import Fastify from 'fastify';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent, request } from 'undici';
 
 const port = Number(process.env.PORT ?? 0);
 const upstream = process.env.UPSTREAM ?? 'http://127.0.0.1:8080';
 const upstreamKey = process.env.UPSTREAM_KEY ?? 'upstream-key';
-const expected = digest(process.env.BARE_PROXY_KEY ?? 'bare-proxy-key');
+const keys = new Map([[digest(process.env.BARE_PROXY_KEY ?? 'bare-proxy-key'), 'bench-user']]);
+const routes = new Set(['/v1/chat/completions', '/v1/messages']);
 
 const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
-const app = Fastify({ logger: false });
 
-// Hashing first gives both sides the same length, which `timingSafeEqual` needs.
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64');
 }
 
-function authorized(header: string | undefined): boolean {
-  if (!header?.startsWith('Bearer ')) return false;
-  return timingSafeEqual(digest(header.slice('Bearer '.length)), expected);
+function bearerKey(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization ?? request.headers['x-api-key'];
+  if (typeof header !== 'string') return undefined;
+  return header.startsWith('Bearer ') ? header.slice('Bearer '.length) : header;
 }
 
-app.post('/v1/chat/completions', async function forward(clientRequest, reply) {
-  if (!authorized(clientRequest.headers.authorization)) {
-    return reply.code(401).send({ error: { message: 'invalid key', type: 'invalid_request_error' } });
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: { message, type: 'invalid_request_error' } });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(body);
+}
+
+async function forward(
+  clientRequest: IncomingMessage,
+  response: ServerResponse,
+  text: string,
+): Promise<void> {
+  const path = clientRequest.url ?? '';
+  if (clientRequest.method !== 'POST' || !routes.has(path)) return refuse(response, 404, 'not found');
+  const key = bearerKey(clientRequest);
+  if (key === undefined || !keys.has(digest(key))) return refuse(response, 401, 'invalid key');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(response, 400, 'the body is not JSON');
   }
-  const body = clientRequest.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return reply.code(400).send({ error: { message: 'the body must be a JSON object' } });
-  }
-  const upstreamReply = await request(`${upstream}/v1/chat/completions`, {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return refuse(response, 400, 'the body must be a JSON object');
+  const upstreamReply = await request(`${upstream}${path}`, {
     method: 'POST',
     dispatcher: agent,
-    headers: { authorization: `Bearer ${upstreamKey}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${upstreamKey}`,
+      'x-api-key': upstreamKey,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify(body),
   });
-  reply.code(upstreamReply.statusCode);
+  const headers: Record<string, string> = {};
   const contentType = upstreamReply.headers['content-type'];
-  if (contentType !== undefined) reply.header('content-type', contentType);
+  if (typeof contentType === 'string') headers['content-type'] = contentType;
   const contentLength = upstreamReply.headers['content-length'];
-  if (contentLength !== undefined) reply.header('content-length', contentLength);
-  // Fastify pipes a readable body chunk by chunk, and destroys it (aborting the upstream request)
-  // when the client leaves.
-  return reply.send(upstreamReply.body);
-});
+  if (typeof contentLength === 'string') headers['content-length'] = contentLength;
+  response.writeHead(upstreamReply.statusCode, headers);
+  // A client that leaves ends the upstream call with it.
+  response.once('close', () => upstreamReply.body.destroy());
+  upstreamReply.body.pipe(response);
+}
 
-const origin = await app.listen({ port, host: '127.0.0.1' });
-process.stdout.write(`bare proxy ready on ${origin}\n`);
+const server = createServer((clientRequest, response) => {
+  const parts: Buffer[] = [];
+  clientRequest.on('data', (part: Buffer) => parts.push(part));
+  clientRequest.on('end', () => {
+    forward(clientRequest, response, Buffer.concat(parts).toString('utf8')).catch(() => {
+      if (!response.headersSent) refuse(response, 502, 'upstream failed');
+      else response.destroy();
+    });
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => {
+  const address = server.address();
+  const listening = typeof address === 'object' && address ? address.port : port;
+  process.stdout.write(`bare proxy ready on http://127.0.0.1:${listening}\n`);
+});
 process.once('SIGTERM', () => {
-  void app.close().then(() => agent.close());
+  server.close();
+  server.closeAllConnections();
+  void agent.close();
 });

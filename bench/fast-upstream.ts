@@ -1,99 +1,160 @@
 /**
- * An OpenAI-compatible upstream that answers at once, for measuring the gateway's own cost:
- * a fixed chat completion, or a stream of `BENCH_STREAM_CHUNKS` chunks written back to back.
- * A body with `"bench_hold":true` keeps a stream open after its first chunk until the process is told to
- * release held streams (`POST /release`), for the open-streams memory measurement. A body with
- * `"bench_pace_ms":N` writes one chunk every N milliseconds, so that each chunk reaches the proxy
- * in a read of its own, as a model's tokens do.
+ * An upstream that answers at once, for measuring the gateway's own cost: OpenAI chat completions
+ * on `/v1/chat/completions` and Anthropic messages on `/v1/messages`, a fixed reply or a stream of
+ * `BENCH_STREAM_CHUNKS` text chunks written back to back. A request whose text says `bench-hold`
+ * keeps its stream open after the first chunk until the process is told to release held streams
+ * (`POST /release`), for the open-streams memory measurement; one that says `bench-pace` writes one
+ * chunk every millisecond, so that each chunk reaches the proxy in a read of its own, as a model's
+ * tokens do. The markers sit in the conversation, so they survive a conversion by the gateway.
  */
 import { createServer, type ServerResponse } from 'node:http';
 
 const port = Number(process.env.PORT ?? 0);
 const chunkCount = Number(process.env.BENCH_STREAM_CHUNKS ?? 100);
+const PACE_MS = 1;
 
-const completion = Buffer.from(
-  JSON.stringify({
-    id: 'chatcmpl-bench',
-    object: 'chat.completion',
-    created: 1_700_000_000,
-    model: 'bench-model',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: 'Hello! How can I help you today?' },
-        finish_reason: 'stop',
-        logprobs: null,
-      },
-    ],
-    usage: {
-      prompt_tokens: 12,
-      completion_tokens: 9,
-      total_tokens: 21,
-      prompt_tokens_details: { cached_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0 },
-    },
-  }),
-);
+interface Dialect {
+  reply: Buffer;
+  /** Events before the text, one per text chunk, and after it (with usage when `withUsage`). */
+  opening: string;
+  chunks: string[];
+  closing(withUsage: boolean): string;
+}
 
-const chunk = (content: string) =>
-  `data: ${JSON.stringify({
-    id: 'chatcmpl-bench',
-    object: 'chat.completion.chunk',
-    created: 1_700_000_000,
-    model: 'bench-model',
-    choices: [{ index: 0, delta: { content }, finish_reason: null }],
-  })}\n\n`;
-const streamBody = Array.from({ length: chunkCount }, (_, index) => chunk(`tok${index} `));
-const usageChunk = `data: ${JSON.stringify({
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+const texts = Array.from({ length: chunkCount }, (_, index) => `tok${index} `);
+const chatChunk = (delta: unknown, finish: string | null) => ({
   id: 'chatcmpl-bench',
   object: 'chat.completion.chunk',
   created: 1_700_000_000,
   model: 'bench-model',
-  choices: [],
-  usage: { prompt_tokens: 12, completion_tokens: chunkCount, total_tokens: 12 + chunkCount },
-})}\n\n`;
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
-const held = new Set<ServerResponse>();
+const chat: Dialect = {
+  reply: Buffer.from(
+    JSON.stringify({
+      id: 'chatcmpl-bench',
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'bench-model',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello! How can I help you today?' },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
+      usage: {
+        prompt_tokens: 12,
+        completion_tokens: 9,
+        total_tokens: 21,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
+    }),
+  ),
+  opening: sse(chatChunk({ role: 'assistant', content: '' }, null)),
+  chunks: texts.map((content) => sse(chatChunk({ content }, null))),
+  closing: (withUsage) =>
+    sse(chatChunk({}, 'stop')) +
+    (withUsage
+      ? sse({
+          ...chatChunk({}, null),
+          choices: [],
+          usage: { prompt_tokens: 12, completion_tokens: chunkCount, total_tokens: 12 + chunkCount },
+        })
+      : '') +
+    'data: [DONE]\n\n',
+};
+
+const messageStart = {
+  id: 'msg_bench',
+  type: 'message',
+  role: 'assistant',
+  model: 'bench-model',
+  content: [],
+  stop_reason: null,
+  stop_sequence: null,
+  usage: { input_tokens: 12, output_tokens: 1 },
+};
+const messages: Dialect = {
+  reply: Buffer.from(
+    JSON.stringify({
+      ...messageStart,
+      content: [{ type: 'text', text: 'Hello! How can I help you today?' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 12, output_tokens: 9 },
+    }),
+  ),
+  opening:
+    sse({ type: 'message_start', message: messageStart }, 'message_start') +
+    sse(
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      'content_block_start',
+    ),
+  chunks: texts.map((text) =>
+    sse(
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } },
+      'content_block_delta',
+    ),
+  ),
+  closing: () =>
+    sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop') +
+    sse(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: chunkCount },
+      },
+      'message_delta',
+    ) +
+    sse({ type: 'message_stop' }, 'message_stop'),
+};
+
+const held = new Set<{ response: ServerResponse; rest: string }>();
 
 const server = createServer((request, response) => {
   if (request.url === '/release') {
-    for (const open of held) open.end('data: [DONE]\n\n');
+    for (const { response: open, rest } of held) open.end(rest);
     held.clear();
     response.end('released');
     return;
   }
+  const dialect = request.url === '/v1/messages' ? messages : chat;
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
     const text = Buffer.concat(parts).toString();
     if (!text.includes('"stream":true')) {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': completion.length });
-      response.end(completion);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': dialect.reply.length });
+      response.end(dialect.reply);
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    if (text.includes('"bench_hold":true')) {
-      response.write(streamBody[0]);
-      held.add(response);
-      response.on('close', () => held.delete(response));
+    const closing = dialect.closing(text.includes('"include_usage":true'));
+    if (text.includes('bench-hold')) {
+      response.write(dialect.opening + dialect.chunks[0]);
+      held.add({ response, rest: dialect.chunks.slice(1).join('') + closing });
+      response.on('close', () => {
+        for (const entry of held) if (entry.response === response) held.delete(entry);
+      });
       return;
     }
-    const withUsage = text.includes('"include_usage":true');
-    const pace = Number(/"bench_pace_ms":(\d+)/.exec(text)?.[1] ?? 0);
-    if (pace > 0) {
+    if (text.includes('bench-pace')) {
+      response.write(dialect.opening);
       let next = 0;
       const timer = setInterval(() => {
-        if (next < streamBody.length) return void response.write(streamBody[next++]);
+        if (next < dialect.chunks.length) return void response.write(dialect.chunks[next++]);
         clearInterval(timer);
-        if (withUsage) response.write(usageChunk);
-        response.end('data: [DONE]\n\n');
-      }, pace);
+        response.end(closing);
+      }, PACE_MS);
       response.on('close', () => clearInterval(timer));
       return;
     }
-    for (const part of streamBody) response.write(part);
-    if (withUsage) response.write(usageChunk);
-    response.end('data: [DONE]\n\n');
+    response.end(dialect.opening + dialect.chunks.join('') + closing);
   });
 });
 server.keepAliveTimeout = 60_000;

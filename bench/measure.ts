@@ -4,14 +4,22 @@ import { Pool } from 'undici';
 export interface Target {
   name: 'direct' | 'bare proxy' | 'gateway';
   origin: string;
+  /** `/v1/chat/completions` or `/v1/messages`: the bodies below are valid for both. */
+  path: string;
+  /** What the body names: the gateway routes by it, the bench upstream ignores it. */
+  model: string;
   headers: Record<string, string>;
 }
 
-const chatBody = JSON.stringify({
-  model: 'bench-model',
-  messages: [{ role: 'user', content: 'Hello, how are you?' }],
-  max_tokens: 64,
-});
+/** A request both OpenAI chat completions and Anthropic messages accept; the text steers the bench upstream. */
+function requestBody(target: Target, text: string, stream: boolean): string {
+  return JSON.stringify({
+    model: target.model,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: text }],
+    ...(stream && { stream: true }),
+  });
+}
 
 /** Requests per second at saturation: many connections, each sending as fast as answers come. */
 export async function saturate(
@@ -19,10 +27,10 @@ export async function saturate(
   seconds: number,
 ): Promise<{ rps: number; requests: number; errors: number }> {
   const result = await autocannon({
-    url: `${target.origin}/v1/chat/completions`,
+    url: `${target.origin}${target.path}`,
     method: 'POST',
     headers: { ...target.headers, 'content-type': 'application/json' },
-    body: chatBody,
+    body: requestBody(target, 'Hello, how are you?', false),
     connections: 64,
     duration: seconds,
   });
@@ -41,6 +49,7 @@ export async function fixedRate(
   const pool = new Pool(target.origin, { connections: 256, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
+  const body = requestBody(target, 'Hello, how are you?', false);
   const total = options.rate * options.seconds;
   const interval = 1000 / options.rate;
   const started = performance.now();
@@ -54,10 +63,10 @@ export async function fixedRate(
         const sent = performance.now();
         try {
           const response = await pool.request({
-            path: '/v1/chat/completions',
+            path: target.path,
             method: 'POST',
             headers: { ...target.headers, 'content-type': 'application/json' },
-            body: chatBody,
+            body,
           });
           await response.body.arrayBuffer();
           if (response.statusCode !== 200) errors += 1;
@@ -84,15 +93,11 @@ export async function streamTimes(
   const pool = new Pool(target.origin, { connections: 1 });
   const firstBytes: number[] = [];
   const totals: number[] = [];
-  const body = JSON.stringify({
-    model: 'bench-model',
-    messages: [{ role: 'user', content: 'Stream please' }],
-    stream: true,
-  });
+  const body = requestBody(target, 'Stream please', true);
   for (let run = 0; run < runs; run += 1) {
     const sent = performance.now();
     const response = await pool.request({
-      path: '/v1/chat/completions',
+      path: target.path,
       method: 'POST',
       headers: { ...target.headers, 'content-type': 'application/json' },
       body,
@@ -111,22 +116,17 @@ export async function streamTimes(
 }
 
 /**
- * Streams of 100 chunks, each chunk paced `paceMs` apart by the upstream, started at a fixed rate
+ * Streams of 100 chunks, each chunk paced 1 ms apart by the upstream, started at a fixed rate
  * (on schedule, not on answers). Counts the content chunks that reached the client, and takes the
- * median length of a stream (about 100 x `paceMs` when the pacing reached the upstream).
+ * median length of a stream (about 100 ms when the pacing reached the upstream).
  */
 export async function pacedStreams(
   target: Target,
-  options: { rate: number; seconds: number; paceMs: number },
+  options: { rate: number; seconds: number },
 ): Promise<{ streams: number; chunks: number; errors: number; medianMs: number }> {
   const pool = new Pool(target.origin, { connections: 256 });
   const durations: number[] = [];
-  const body = JSON.stringify({
-    model: 'bench-model',
-    messages: [{ role: 'user', content: 'Stream slowly' }],
-    stream: true,
-    metadata: { bench_pace_ms: options.paceMs },
-  });
+  const body = requestBody(target, 'Stream slowly: bench-pace', true);
   let streams = 0;
   let chunks = 0;
   let errors = 0;
@@ -142,7 +142,7 @@ export async function pacedStreams(
         const sent = performance.now();
         try {
           const response = await pool.request({
-            path: '/v1/chat/completions',
+            path: target.path,
             method: 'POST',
             headers: { ...target.headers, 'content-type': 'application/json' },
             body,
@@ -151,7 +151,7 @@ export async function pacedStreams(
           if (response.statusCode !== 200) return void (errors += 1);
           durations.push(performance.now() - sent);
           streams += 1;
-          chunks += text.split('\n\n').filter((event) => event.startsWith('data: {')).length;
+          chunks += text.split('\n\n').filter((event) => event.includes('"tok')).length;
         } catch {
           errors += 1;
         }
@@ -167,16 +167,11 @@ export async function pacedStreams(
 /** Opens `count` streams that the upstream holds open after one chunk; resolves when all have their first chunk. */
 export async function openHeldStreams(target: Target, count: number): Promise<{ close(): Promise<void> }> {
   const pool = new Pool(target.origin, { connections: count });
-  const body = JSON.stringify({
-    model: 'bench-model',
-    messages: [{ role: 'user', content: 'hold' }],
-    stream: true,
-    metadata: { bench_hold: true },
-  });
+  const body = requestBody(target, 'bench-hold', true);
   const responses = await Promise.all(
     Array.from({ length: count }, async () => {
       const response = await pool.request({
-        path: '/v1/chat/completions',
+        path: target.path,
         method: 'POST',
         headers: { ...target.headers, 'content-type': 'application/json' },
         body,

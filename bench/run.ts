@@ -24,7 +24,6 @@ const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
 /** The per-chunk scenario: 100-chunk streams started at this rate, chunks this far apart. */
 const PACED_STREAMS_PER_SECOND = 50;
-const PACE_MS = 1;
 
 async function admin(origin: string, method: string, route: string, body: unknown): Promise<any> {
   const response = await fetch(`${origin}/api${route}`, {
@@ -45,7 +44,15 @@ async function seed(origin: string): Promise<SeededKeys> {
     keys: ['upstream-key'],
     models: ['bench-model'],
   });
+  await admin(origin, 'POST', '/channels', {
+    name: 'bench-anthropic',
+    type: 'anthropic',
+    base_url: upstreamOrigin,
+    keys: ['upstream-key'],
+    models: ['bench-claude'],
+  });
   await admin(origin, 'PUT', '/prices/bench-model', { input: 1, output: 2 });
+  await admin(origin, 'PUT', '/prices/bench-claude', { input: 1, output: 2 });
   const user = await admin(origin, 'POST', '/users', { username: 'bench', balance: 1_000_000 });
   const unlimited = await admin(origin, 'POST', '/keys', { user_id: user.id });
   const limited = await admin(origin, 'POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });
@@ -94,15 +101,19 @@ try {
 
   const keys = await seed(gatewayOrigin);
 
+  const CHAT = { path: '/v1/chat/completions', model: 'bench-model' };
+  const MESSAGES = { path: '/v1/messages', model: 'bench-claude' };
   const direct: Target = {
     name: 'direct',
     origin: upstreamOrigin,
+    ...CHAT,
     headers: { authorization: 'Bearer upstream-key' },
   };
   const bareProxy: Proxy = {
     target: {
       name: 'bare proxy',
       origin: bareProxyProcess.match[1]!,
+      ...CHAT,
       headers: { authorization: `Bearer ${BARE_PROXY_KEY}` },
     },
     pid: bareProxyProcess.child.pid!,
@@ -111,6 +122,7 @@ try {
     target: {
       name: 'gateway',
       origin: gatewayOrigin,
+      ...CHAT,
       headers: { authorization: `Bearer ${keys.unlimited}` },
     },
     pid: gatewayProcess.child.pid!,
@@ -171,15 +183,37 @@ try {
   process.stderr.write('stream chunks\n');
   const chunkCost = async (proxy: Proxy) => {
     const before = cpuMicros(proxy.pid);
-    const result = await pacedStreams(proxy.target, {
-      rate: PACED_STREAMS_PER_SECOND,
-      seconds,
-      paceMs: PACE_MS,
-    });
+    const result = await pacedStreams(proxy.target, { rate: PACED_STREAMS_PER_SECOND, seconds });
     return { ...result, cpuPerChunk: (cpuMicros(proxy.pid) - before) / result.chunks };
   };
   const bareProxyChunks = await chunkCost(bareProxy);
   const gatewayChunks = await chunkCost(gateway);
+
+  // The other two paths a client takes: Anthropic messages relayed as they are (against the same
+  // call direct and through the bare proxy), and a chat client on an Anthropic channel, converted
+  // both ways (against the chat figures above: what conversion adds).
+  process.stderr.write('messages, passthrough and converted\n');
+  const onMessages = (proxy: Proxy): Proxy => ({ ...proxy, target: { ...proxy.target, ...MESSAGES } });
+  const otherPath = async (proxy: Proxy) => {
+    await saturate(proxy.target, 2);
+    const saturation = await saturateProxy(proxy);
+    const rate = await fixedRate(proxy.target, { rate: 1000, seconds });
+    const stream = await streamTimes(proxy.target, 60);
+    const chunks = await chunkCost(proxy);
+    return { saturation, rate, stream, chunks };
+  };
+  await saturate({ ...direct, ...MESSAGES }, 2);
+  const directMessages = {
+    saturation: await saturate({ ...direct, ...MESSAGES }, seconds),
+    rate: await fixedRate({ ...direct, ...MESSAGES }, { rate: 1000, seconds }),
+    stream: await streamTimes({ ...direct, ...MESSAGES }, 60),
+  };
+  const bareProxyMessages = await otherPath(onMessages(bareProxy));
+  const gatewayMessages = await otherPath(onMessages(gateway));
+  const gatewayConverted = await otherPath({
+    ...gateway,
+    target: { ...gateway.target, model: MESSAGES.model },
+  });
 
   process.stderr.write('all cores\n');
   gatewayProcess.child.kill('SIGTERM');
@@ -248,7 +282,7 @@ try {
         { digits: 2 },
       ),
       streams_per_second: PACED_STREAMS_PER_SECOND,
-      chunk_interval_ms: PACE_MS,
+      chunk_interval_ms: 1,
       chunks_relayed: { bare_proxy: bareProxyChunks.chunks, gateway: gatewayChunks.chunks },
       median_stream_ms: {
         bare_proxy: round(bareProxyChunks.medianMs, 1),
@@ -256,6 +290,17 @@ try {
       },
       errors: bareProxyChunks.errors + gatewayChunks.errors,
     },
+    messages_passthrough: pathFigures(directMessages, bareProxyMessages, gatewayMessages),
+    chat_client_on_anthropic_channel: pathFigures(
+      { saturation: directSaturation, rate: directRate, stream: directStream },
+      {
+        saturation: bareProxySaturation,
+        rate: bareProxyRate,
+        stream: bareProxyStream,
+        chunks: bareProxyChunks,
+      },
+      gatewayConverted,
+    ),
     all_cores: {
       one_core_rps: round(gatewaySaturation.rps, 0),
       ...allCores,
@@ -292,11 +337,33 @@ try {
     row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
   ]);
   process.stdout.write(`${table}\n\n`);
+  for (const [title, figures] of [
+    ['Anthropic messages, relayed as they are', results.messages_passthrough],
+    [
+      'a chat client on an Anthropic channel, converted (direct and bare proxy: the chat call)',
+      results.chat_client_on_anthropic_channel,
+    ],
+  ] as const) {
+    const pathTable = formatTable([
+      row('throughput at saturation (req/s)', figures.saturation_rps),
+      row('p50 latency at 1000 req/s (ms)', figures.p50_ms),
+      row('p99 latency at 1000 req/s (ms)', figures.p99_ms),
+      row('stream first byte (ms)', figures.stream_first_byte_ms),
+      row('CPU per request (µs)', figures.cpu_us_per_request),
+      row(
+        `CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`,
+        figures.cpu_us_per_stream_chunk,
+      ),
+    ]);
+    process.stdout.write(`${title}\n${pathTable}\n\n`);
+  }
   process.stdout.write(`${formatAllCores(results.all_cores, round(gatewaySaturation.cpuPerRequest, 1))}\n`);
   const errors =
     results.saturation_rps.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
+    results.messages_passthrough.errors +
+    results.chat_client_on_anthropic_channel.errors +
     results.all_cores.errors;
   if (errors > 0) process.stdout.write(`errors: ${errors} (see latest.json)\n`);
 
@@ -314,6 +381,56 @@ try {
   );
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(allCoresDataDir, { recursive: true, force: true });
+}
+
+interface PathRun {
+  saturation: { rps: number; errors: number; cpuPerRequest?: number };
+  rate: { p50: number; p99: number; errors: number };
+  stream: { firstByte: number };
+  chunks?: { cpuPerChunk: number; errors: number };
+}
+
+/** One path's figures on the three targets (the direct path has no CPU of its own to measure). */
+function pathFigures(direct: PathRun, bareProxy: Required<PathRun>, gateway: Required<PathRun>) {
+  const of = (pick: (run: PathRun) => number) => ({
+    direct: pick(direct),
+    bareProxy: pick(bareProxy),
+    gateway: pick(gateway),
+  });
+  const cpu = (pick: (run: Required<PathRun>) => number) => ({
+    bareProxy: pick(bareProxy),
+    gateway: pick(gateway),
+  });
+  return {
+    saturation_rps: compare(
+      of((run) => run.saturation.rps),
+      { digits: 0 },
+    ),
+    p50_ms: compare(
+      of((run) => run.rate.p50),
+      { digits: 3, added: true },
+    ),
+    p99_ms: compare(
+      of((run) => run.rate.p99),
+      { digits: 3, added: true },
+    ),
+    stream_first_byte_ms: compare(
+      of((run) => run.stream.firstByte),
+      { digits: 3, added: true },
+    ),
+    cpu_us_per_request: compare(
+      cpu((run) => run.saturation.cpuPerRequest ?? NaN),
+      { digits: 1 },
+    ),
+    cpu_us_per_stream_chunk: compare(
+      cpu((run) => run.chunks.cpuPerChunk),
+      { digits: 2 },
+    ),
+    errors: [direct, bareProxy, gateway].reduce(
+      (sum, run) => sum + run.saturation.errors + run.rate.errors + (run.chunks?.errors ?? 0),
+      0,
+    ),
+  };
 }
 
 function formatAllCores(
