@@ -41,7 +41,7 @@ export class BalanceLedger {
     private readonly ledger: MoneyLedger,
     /** The lease owner this process's holds are recorded under. */
     private readonly owner: string,
-    private readonly options: {
+    options: {
       /** How often settled records move to `usage_logs`, many in one commit. */
       storeIntervalMs?: number;
       onStoreError?: (error: unknown) => void;
