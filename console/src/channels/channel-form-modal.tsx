@@ -1,10 +1,10 @@
 import { Modal } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { createChannel, updateChannel } from '../api/channels-api';
 import { queryKeys } from '../api/query-keys';
 import type { Channel } from '../api/types';
 import { notifySuccess } from '../components/notify';
+import { useDialogSave } from '../components/use-dialog-save';
 import { ChannelForm, type ChannelSubmission } from './channel-form';
 
 /** Creating (no `channel`) or editing a channel in a dialog; closes once the gateway accepted it. */
@@ -18,22 +18,16 @@ export function ChannelFormModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: (submission: ChannelSubmission) =>
+  const { mutation: save, close } = useDialogSave({
+    save: (submission: ChannelSubmission) =>
       submission.kind === 'create'
         ? createChannel(submission.fields)
         : updateChannel(submission.id, submission.changes),
-    onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.channels });
-      notifySuccess(channel ? t('common.saved') : `${t('channels.created')}: ${saved.name}`);
-      onClose();
-    },
+    invalidates: queryKeys.channels,
+    onSaved: (saved) =>
+      notifySuccess(channel ? t('common.saved') : `${t('channels.created')}: ${saved.name}`),
+    onClose,
   });
-  const close = () => {
-    save.reset();
-    onClose();
-  };
   return (
     <Modal
       opened={opened}

@@ -1,9 +1,9 @@
 import { Modal } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { createKey, updateKey, type KeyScope } from '../api/keys-api';
 import type { ApiKey, User } from '../api/types';
 import { notifySuccess } from '../components/notify';
+import { useDialogSave } from '../components/use-dialog-save';
 import { KeyForm, type KeySubmission } from './key-form';
 
 /** Creating or editing a key; a created key is handed to `onCreated` to be shown once in full. */
@@ -25,26 +25,21 @@ export function KeyFormModal({
   onCreated: (created: ApiKey) => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: (submission: KeySubmission) =>
+  const { mutation: save, close } = useDialogSave({
+    save: (submission: KeySubmission) =>
       submission.kind === 'create'
         ? createKey(scope, {
             ...submission.fields,
             ...(submission.userId === undefined ? {} : { user_id: submission.userId }),
           })
         : updateKey(scope, submission.id, submission.changes),
-    onSuccess: (saved, submission) => {
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
-      close();
+    invalidates: ['keys'],
+    onSaved: (saved, submission) => {
       if (submission.kind === 'create') onCreated(saved);
       else notifySuccess(t('common.saved'));
     },
+    onClose,
   });
-  const close = () => {
-    save.reset();
-    onClose();
-  };
   return (
     <Modal
       opened={opened}

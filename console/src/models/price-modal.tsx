@@ -1,10 +1,10 @@
 import { Modal } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { putPrice } from '../api/prices-api';
 import { queryKeys } from '../api/query-keys';
 import type { Price, PriceFields } from '../api/types';
 import { notifySuccess } from '../components/notify';
+import { useDialogSave } from '../components/use-dialog-save';
 import { PriceForm } from './price-form';
 
 /** Setting the price of one model (`model` given) or of a model the admin names. */
@@ -16,19 +16,12 @@ export function PriceModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: ({ model, fields }: { model: string; fields: PriceFields }) => putPrice(model, fields),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.prices });
-      notifySuccess(t('common.saved'));
-      close();
-    },
+  const { mutation: save, close } = useDialogSave({
+    save: ({ model, fields }: { model: string; fields: PriceFields }) => putPrice(model, fields),
+    invalidates: queryKeys.prices,
+    onSaved: () => notifySuccess(t('common.saved')),
+    onClose,
   });
-  const close = () => {
-    save.reset();
-    onClose();
-  };
   const title = target?.model ? t('models.priceTitle', { model: target.model }) : t('models.otherModel');
   return (
     <Modal opened={target !== null} onClose={close} title={title}>

@@ -28,6 +28,34 @@ const COLORS = {
   cost: '#40c057',
 };
 
+/** One series drawn as a line; charts take their series as direct children, so this returns an element. */
+function seriesLine(dataKey: string, name: string, color: string) {
+  return (
+    <Line
+      type="monotone"
+      dataKey={dataKey}
+      name={name}
+      stroke={color}
+      dot={false}
+      isAnimationActive={false}
+    />
+  );
+}
+
+function stackedArea(dataKey: string, name: string, color: string) {
+  return (
+    <Area
+      type="monotone"
+      dataKey={dataKey}
+      stackId="tokens"
+      name={name}
+      stroke={color}
+      fill={color}
+      isAnimationActive={false}
+    />
+  );
+}
+
 /** Requests and errors, tokens, cost and error rate per bucket; no animation, so pages settle at once. */
 export function TimeSeriesCharts({ points, bucket }: { points: readonly TimePoint[]; bucket: StatsBucket }) {
   const { t } = useTranslation();
@@ -51,22 +79,8 @@ export function TimeSeriesCharts({ points, bucket }: { points: readonly TimePoin
             <YAxis allowDecimals={false} width={40} fontSize={12} />
             <Tooltip />
             <Legend wrapperStyle={LEGEND_STYLE} />
-            <Line
-              type="monotone"
-              dataKey="requests"
-              name={t('stats.requests')}
-              stroke={COLORS.requests}
-              dot={false}
-              isAnimationActive={false}
-            />
-            <Line
-              type="monotone"
-              dataKey="errors"
-              name={t('stats.errors')}
-              stroke={COLORS.errors}
-              dot={false}
-              isAnimationActive={false}
-            />
+            {seriesLine('requests', t('stats.requests'), COLORS.requests)}
+            {seriesLine('errors', t('stats.errors'), COLORS.errors)}
           </LineChart>
         </ResponsiveContainer>
       </ChartPanel>
@@ -78,24 +92,8 @@ export function TimeSeriesCharts({ points, bucket }: { points: readonly TimePoin
             <YAxis width={56} fontSize={12} />
             <Tooltip />
             <Legend wrapperStyle={LEGEND_STYLE} />
-            <Area
-              type="monotone"
-              dataKey="input"
-              stackId="tokens"
-              name={t('stats.promptTokens')}
-              stroke={COLORS.input}
-              fill={COLORS.input}
-              isAnimationActive={false}
-            />
-            <Area
-              type="monotone"
-              dataKey="output"
-              stackId="tokens"
-              name={t('stats.completionTokens')}
-              stroke={COLORS.output}
-              fill={COLORS.output}
-              isAnimationActive={false}
-            />
+            {stackedArea('input', t('stats.promptTokens'), COLORS.input)}
+            {stackedArea('output', t('stats.completionTokens'), COLORS.output)}
           </AreaChart>
         </ResponsiveContainer>
       </ChartPanel>
@@ -117,14 +115,7 @@ export function TimeSeriesCharts({ points, bucket }: { points: readonly TimePoin
             {axis}
             <YAxis width={40} fontSize={12} unit="%" domain={[0, 100]} />
             <Tooltip formatter={(value) => `${String(value)}%`} />
-            <Line
-              type="monotone"
-              dataKey="errorRate"
-              name={t('stats.errorRate')}
-              stroke={COLORS.errors}
-              dot={false}
-              isAnimationActive={false}
-            />
+            {seriesLine('errorRate', t('stats.errorRate'), COLORS.errors)}
           </LineChart>
         </ResponsiveContainer>
       </ChartPanel>

@@ -1,28 +1,21 @@
 import { Modal } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../api/query-keys';
 import type { User } from '../api/types';
 import { topUpUser } from '../api/users-api';
 import { notifySuccess } from '../components/notify';
+import { useDialogSave } from '../components/use-dialog-save';
 import { formatUsd } from '../format/format-usd';
 import { TopUpForm } from './top-up-form';
 
 export function TopUpModal({ user, onClose }: { user: User | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const topUp = useMutation({
-    mutationFn: ({ id, amount }: { id: number; amount: number }) => topUpUser(id, amount),
-    onSuccess: (updated) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.users });
-      notifySuccess(t('users.toppedUp', { balance: formatUsd(updated.balance) }));
-      close();
-    },
+  const { mutation: topUp, close } = useDialogSave({
+    save: ({ id, amount }: { id: number; amount: number }) => topUpUser(id, amount),
+    invalidates: queryKeys.users,
+    onSaved: (updated) => notifySuccess(t('users.toppedUp', { balance: formatUsd(updated.balance) })),
+    onClose,
   });
-  const close = () => {
-    topUp.reset();
-    onClose();
-  };
   return (
     <Modal
       opened={user !== undefined}

@@ -1,10 +1,10 @@
 import { Modal } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../api/query-keys';
 import type { User } from '../api/types';
 import { createUser, updateUser } from '../api/users-api';
 import { notifySuccess } from '../components/notify';
+import { useDialogSave } from '../components/use-dialog-save';
 import { UserForm, type UserSubmission } from './user-form';
 
 export function UserFormModal({
@@ -17,22 +17,15 @@ export function UserFormModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: (submission: UserSubmission) =>
+  const { mutation: save, close } = useDialogSave({
+    save: (submission: UserSubmission) =>
       submission.kind === 'create'
         ? createUser(submission.fields)
         : updateUser(submission.id, submission.changes),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.users });
-      notifySuccess(t('common.saved'));
-      close();
-    },
+    invalidates: queryKeys.users,
+    onSaved: () => notifySuccess(t('common.saved')),
+    onClose,
   });
-  const close = () => {
-    save.reset();
-    onClose();
-  };
   return (
     <Modal
       opened={opened}
