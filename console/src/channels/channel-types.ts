@@ -1,6 +1,7 @@
 /**
  * Channel types and their own settings (admin-api section 5). The API lists neither, so the
- * console keeps them here; src/providers/registry.ts is the gateway's side of the same list.
+ * console keeps them here; src/providers/registry.ts is the gateway's side of the same list, and
+ * test/unit/console-channel-types.test.ts holds the two together.
  */
 
 export const CHANNEL_TYPES = [
