@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the same load, in one run, on three targets: straight to a fast fake upstream,
- * through a bare Fastify + undici proxy, and through the gateway (with auth, billing and usage
+ * through a bare `node:http` + undici proxy, and through the gateway (with auth, billing and usage
  * logging on). Both proxies are pinned to core 0 and measured one after the other, never both under
  * load at once; the driver and the upstream share core 1. Prints a table with the gateway's ratios
- * to the direct path and to the bare proxy. Then the gateway runs again with `GATEWAY_WORKERS=auto`
- * on every core, for its throughput per machine and per core (second table). Writes
- * bench/results/latest.json.
+ * to the direct path and to the bare proxy, then the same figures for Anthropic messages relayed as
+ * they are and for a chat client on an Anthropic channel. Then the gateway runs again with
+ * `GATEWAY_WORKERS=auto` on every core, for its throughput per machine and per core (last table).
+ * Writes bench/results/latest.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -67,8 +67,9 @@ export class Telemetry {
 
   /** What `/metrics` answers, in Prometheus text format: the machine's, in a cluster. */
   async exposeMetrics(): Promise<{ contentType: string; body: string }> {
-    const contentType = this.metrics.registry.contentType;
-    return { contentType, body: await (this.machineMetrics ?? (() => this.metrics.registry.metrics()))() };
+    const { registry } = this.metrics;
+    const body = this.machineMetrics ? await this.machineMetrics() : await registry.metrics();
+    return { contentType: registry.contentType, body };
   }
 
   /**
