@@ -35,5 +35,12 @@ export async function authenticate(cache: PrincipalCache, credentials: Credentia
   if (presented.channelId !== undefined && entry.user.role !== 'admin') {
     throw new GatewayError('channel_pin_forbidden');
   }
-  return { ...entry, group: entry.key.group ?? entry.user.group, channelPin: presented.channelId };
+  return {
+    key: entry.key,
+    user: entry.user,
+    ipAllowList: entry.ipAllowList,
+    modelLimits: entry.modelLimits,
+    group: entry.key.group ?? entry.user.group,
+    channelPin: presented.channelId,
+  };
 }
