@@ -3,12 +3,7 @@ import path from 'node:path';
 import { saturate, type Target } from './measure.js';
 import { cpuMicros, startPinned } from './processes.js';
 import { round } from './report.js';
-
-/** What a gateway is seeded with: a key without limits, and one with an rpm limit far too high to refuse. */
-export interface SeededKeys {
-  unlimited: string;
-  limited: string;
-}
+import type { SeededKeys } from './seed.js';
 
 export interface AllCoresResult {
   workers: number;

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import path from 'node:path';
 
 /**
  * Starts a Node script pinned to one core, or allowed on every core with `'all'` (the driver runs
@@ -54,4 +55,15 @@ export function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const read = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   return { rss: read('VmRSS'), peak: read('VmHWM') };
+}
+
+/** The bench's fake upstream (`fast-upstream.ts`), on core 1 beside the load generator. */
+export async function startFastUpstream(root: string): Promise<{ child: ChildProcess; origin: string }> {
+  const { child, match } = await startPinned({
+    core: 1,
+    script: path.join(root, 'dist-bench/fast-upstream.js'),
+    env: { PORT: '0' },
+    ready: /listening (\d+)/,
+  });
+  return { child, origin: `http://127.0.0.1:${match[1]}` };
 }

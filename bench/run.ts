@@ -13,10 +13,11 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { cpuMicros, memory, pinTo, startPinned } from './processes.js';
+import { cpuMicros, memory, pinTo, startFastUpstream, startPinned } from './processes.js';
 import { fixedRate, openHeldStreams, pacedStreams, saturate, streamTimes, type Target } from './measure.js';
 import { compare, formatTable, round, row } from './report.js';
-import { measureAllCores, type AllCoresResult, type SeededKeys } from './all-cores.js';
+import { measureAllCores, type AllCoresResult } from './all-cores.js';
+import { seedGateway, type SeededKeys } from './seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,39 +27,8 @@ const BARE_PROXY_KEY = 'bench-bare-proxy-key';
 /** The per-chunk scenario: 100-chunk streams started at this rate, chunks this far apart. */
 const PACED_STREAMS_PER_SECOND = 50;
 
-async function admin(origin: string, method: string, route: string, body: unknown): Promise<any> {
-  const response = await fetch(`${origin}/api${route}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-/** The bench channel, its price, a user and two keys: one without limits, one with a limit never reached. */
-async function seed(origin: string): Promise<SeededKeys> {
-  await admin(origin, 'POST', '/channels', {
-    name: 'bench',
-    type: 'openai',
-    base_url: upstreamOrigin,
-    keys: ['upstream-key'],
-    models: ['bench-model'],
-  });
-  await admin(origin, 'POST', '/channels', {
-    name: 'bench-anthropic',
-    type: 'anthropic',
-    base_url: upstreamOrigin,
-    keys: ['upstream-key'],
-    models: ['bench-claude'],
-  });
-  await admin(origin, 'PUT', '/prices/bench-model', { input: 1, output: 2 });
-  await admin(origin, 'PUT', '/prices/bench-claude', { input: 1, output: 2 });
-  const user = await admin(origin, 'POST', '/users', { username: 'bench', balance: 1_000_000 });
-  const unlimited = await admin(origin, 'POST', '/keys', { user_id: user.id });
-  const limited = await admin(origin, 'POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });
-  return { unlimited: unlimited.key, limited: limited.key };
-}
+/** The bench channels, prices, user and keys, on the bench upstream. */
+const seed = (origin: string): Promise<SeededKeys> => seedGateway(origin, upstreamOrigin, ADMIN);
 
 interface Proxy {
   target: Target;
@@ -68,14 +38,9 @@ interface Proxy {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
 const allCoresDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-all-cores-'));
 const children: ChildProcess[] = [];
-const upstream = await startPinned({
-  core: 1,
-  script: path.join(root, 'dist-bench/fast-upstream.js'),
-  env: { PORT: '0' },
-  ready: /listening (\d+)/,
-});
+const upstream = await startFastUpstream(root);
 children.push(upstream.child);
-const upstreamOrigin = `http://127.0.0.1:${upstream.match[1]}`;
+const upstreamOrigin = upstream.origin;
 
 try {
   const bareProxyProcess = await startPinned({

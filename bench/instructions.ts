@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:instructions`: user-space instructions per request, counted by valgrind's
+ * callgrind, for the bare proxy and the gateway on the same calls. Counts, unlike times, repeat
+ * from run to run whatever else the machine is doing, so a change of a few percent shows. They
+ * leave out the kernel's side (socket writes, SQLite's file writes), which `npm run bench` sees.
+ *
+ * Each target runs under valgrind with collection off while it warms up (the JIT compiles the hot
+ * paths), then counts `BENCH_REQUESTS` requests sent four at a time. Needs valgrind (Debian:
+ * `apt-get install valgrind`). Takes about five minutes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { startFastUpstream } from './processes.js';
+import { seedGateway } from './seed.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
+const warmUp = Number(process.env.BENCH_WARM_UP ?? 4000);
+const CONCURRENCY = 4;
+const ADMIN = 'bench-admin-token';
+const BARE_PROXY_KEY = 'bench-bare-proxy-key';
+const outputDirectory = mkdtempSync(path.join(tmpdir(), 'gateway-instructions-'));
+// vgdb finds a process by a file named after $HOST; the gateway reads HOST too, so both get this one.
+const HOST = '127.0.0.1';
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(outputDirectory, { recursive: true, force: true });
+});
+
+function startUnderCallgrind(name: string, script: string, env: Record<string, string>, ready: RegExp) {
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--smc-check=all-non-file',
+      `--callgrind-out-file=${path.join(outputDirectory, `${name}.out`)}`,
+      process.execPath,
+      script,
+    ],
+    { env: { ...process.env, HOST, ...env }, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  children.push(child);
+  return new Promise<{ child: ChildProcess; origin: string }>((resolve, reject) => {
+    let printed = '';
+    const read = (data: Buffer) => {
+      printed += data.toString();
+      const found = ready.exec(printed);
+      if (!found) return;
+      child.stdout?.off('data', read);
+      child.stdout?.resume();
+      resolve({ child, origin: found[1]! });
+    };
+    child.stdout?.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}: ${printed}`)));
+  });
+}
+
+function callgrindControl(...args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const control = spawn('callgrind_control', args, { stdio: 'ignore', env: { ...process.env, HOST } });
+    control.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`callgrind_control ${args}: ${code}`)),
+    );
+  });
+}
+
+async function send(origin: string, call: Call, count: number): Promise<void> {
+  const pool = new Pool(origin, { connections: CONCURRENCY });
+  const body = JSON.stringify({
+    model: call.model,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'Hello, how are you?' }],
+  });
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < count) {
+        sent += 1;
+        const reply = await pool.request({
+          path: call.path,
+          method: 'POST',
+          headers: { ...call.headers, 'content-type': 'application/json' },
+          body,
+        });
+        await reply.body.arrayBuffer();
+        if (reply.statusCode !== 200) throw new Error(`${call.path}: HTTP ${reply.statusCode}`);
+      }
+    }),
+  );
+  await pool.close();
+}
+
+interface Call {
+  path: string;
+  model: string;
+  headers: Record<string, string>;
+}
+
+/** Instructions per request of one process for one call, in thousands. */
+async function countInstructions(name: string, target: { child: ChildProcess; origin: string }, call: Call) {
+  const pid = String(target.child.pid);
+  await send(target.origin, call, warmUp);
+  await callgrindControl('--instr=on', pid);
+  await send(target.origin, call, requests);
+  await callgrindControl('--instr=off', pid);
+  await callgrindControl('--dump', pid);
+  for (let waited = 0; waited < 60_000; waited += 500) {
+    const totals = readdirSync(outputDirectory)
+      .filter((file) => file.startsWith(`${name}.out.`))
+      .map((file) => /\ntotals: (\d+)/.exec(readFileSync(path.join(outputDirectory, file), 'utf8'))?.[1]);
+    if (totals.length > 0 && totals.every((total) => total !== undefined))
+      return totals.reduce((sum, total) => sum + Number(total), 0) / requests / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${name}: callgrind wrote no totals`);
+}
+
+const upstream = await startFastUpstream(root);
+children.push(upstream.child);
+const upstreamOrigin = upstream.origin;
+const CHAT = { path: '/v1/chat/completions', model: 'bench-model' };
+const MESSAGES = { path: '/v1/messages', model: 'bench-claude' };
+
+const bareCalls = { chat: CHAT, messages: MESSAGES };
+const bare: Record<string, number> = {};
+for (const [label, call] of Object.entries(bareCalls)) {
+  process.stderr.write(`bare proxy, ${label}\n`);
+  const target = await startUnderCallgrind(
+    `bare-${label}`,
+    path.join(root, 'dist-bench/bare-proxy.js'),
+    { PORT: '0', UPSTREAM: upstreamOrigin, UPSTREAM_KEY: 'upstream-key', BARE_PROXY_KEY },
+    /bare proxy ready on (http:\/\/\S+)/,
+  );
+  bare[label] = await countInstructions(`bare-${label}`, target, {
+    ...call,
+    headers: { authorization: `Bearer ${BARE_PROXY_KEY}` },
+  });
+  target.child.kill('SIGKILL');
+}
+
+const gatewayCalls = { chat: CHAT, messages: MESSAGES, converted: { ...CHAT, model: MESSAGES.model } };
+const gateway: Record<string, number> = {};
+for (const [label, call] of Object.entries(gatewayCalls)) {
+  process.stderr.write(`gateway, ${label}\n`);
+  const target = await startUnderCallgrind(
+    `gateway-${label}`,
+    path.join(root, 'dist/main.js'),
+    {
+      PORT: '0',
+      GATEWAY_DATA_DIR: mkdtempSync(path.join(outputDirectory, 'data-')),
+      GATEWAY_ADMIN_TOKEN: ADMIN,
+      GATEWAY_LOG_LEVEL: 'info',
+    },
+    /gateway ready on (http:\/\/[^"\s]+)/,
+  );
+  const keys = await seedGateway(target.origin, upstreamOrigin, ADMIN);
+  gateway[label] = await countInstructions(`gateway-${label}`, target, {
+    ...call,
+    headers: { authorization: `Bearer ${keys.unlimited}` },
+  });
+  target.child.kill('SIGKILL');
+}
+
+const ratio = (value: number, base: number) => (value / base).toFixed(2);
+console.log(`thousands of instructions per request (${requests} requests after ${warmUp} to warm up)`);
+console.log(
+  `chat completions:        bare proxy ${bare.chat!.toFixed(0)}, gateway ${gateway.chat!.toFixed(0)}, ratio ${ratio(gateway.chat!, bare.chat!)}`,
+);
+console.log(
+  `messages, relayed as is: bare proxy ${bare.messages!.toFixed(0)}, gateway ${gateway.messages!.toFixed(0)}, ratio ${ratio(gateway.messages!, bare.messages!)}`,
+);
+console.log(
+  `chat on an Anthropic channel (converted): gateway ${gateway.converted!.toFixed(0)}, ratio to the bare proxy's chat ${ratio(gateway.converted!, bare.chat!)}`,
+);
+process.exit(0);

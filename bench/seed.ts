@@ -1,0 +1,45 @@
+/** What a gateway is seeded with: a key without limits, and one with an rpm limit far too high to refuse. */
+export interface SeededKeys {
+  unlimited: string;
+  limited: string;
+}
+
+/**
+ * Gives a fresh gateway the bench's channels (OpenAI and Anthropic, both on the bench upstream),
+ * their prices, a user and two keys: one without limits, one with a limit never reached.
+ */
+export async function seedGateway(
+  origin: string,
+  upstreamOrigin: string,
+  adminToken: string,
+): Promise<SeededKeys> {
+  const admin = async (method: string, route: string, body: unknown): Promise<any> => {
+    const response = await fetch(`${origin}/api${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  await admin('POST', '/channels', {
+    name: 'bench',
+    type: 'openai',
+    base_url: upstreamOrigin,
+    keys: ['upstream-key'],
+    models: ['bench-model'],
+  });
+  await admin('POST', '/channels', {
+    name: 'bench-anthropic',
+    type: 'anthropic',
+    base_url: upstreamOrigin,
+    keys: ['upstream-key'],
+    models: ['bench-claude'],
+  });
+  await admin('PUT', '/prices/bench-model', { input: 1, output: 2 });
+  await admin('PUT', '/prices/bench-claude', { input: 1, output: 2 });
+  const user = await admin('POST', '/users', { username: 'bench', balance: 1_000_000 });
+  const unlimited = await admin('POST', '/keys', { user_id: user.id });
+  const limited = await admin('POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });
+  return { unlimited: unlimited.key, limited: limited.key };
+}
