@@ -6,7 +6,7 @@
  *
  * Each target runs under valgrind with collection off while it warms up (the JIT compiles the hot
  * paths), then counts `BENCH_REQUESTS` requests sent four at a time. Needs valgrind (Debian:
- * `apt-get install valgrind`). Takes about five minutes.
+ * `apt-get install valgrind`). Takes about six minutes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

@@ -35,12 +35,5 @@ export async function authenticate(cache: PrincipalCache, credentials: Credentia
   if (presented.channelId !== undefined && entry.user.role !== 'admin') {
     throw new GatewayError('channel_pin_forbidden');
   }
-  return {
-    key: entry.key,
-    user: entry.user,
-    ipAllowList: entry.ipAllowList,
-    modelLimits: entry.modelLimits,
-    group: entry.key.group ?? entry.user.group,
-    channelPin: presented.channelId,
-  };
+  return { ...entry, group: entry.key.group ?? entry.user.group, channelPin: presented.channelId };
 }
