@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import {
@@ -22,6 +22,9 @@ import {
   signInWithPassword,
   signInWithToken,
 } from '../helpers/console-browser.js';
+
+// A whole browser session per test: about 10 s alone, and more with the rest of the suite on both cores.
+vi.setConfig({ testTimeout: 60_000 });
 
 // The Chinese interface, the 375 px phone layout, and a screenshot of every main page (desktop and
 // phone) in test-artifacts/screenshots/. The set-up is done through the management API here; the
