@@ -53,14 +53,19 @@ export class BalanceLedger {
     this.timer.unref();
   }
 
-  async reserve(request: ReserveRequest): Promise<Reservation> {
-    const { requestId, ...hold } = request;
-    const outcome = await this.ledger.reserve({
-      ...hold,
-      id: requestId,
-      owner: this.owner,
-      createdAt: Math.floor(Date.now() / 1000),
-    });
+  /**
+   * Reserves `request.amount`. When that is refused and `closerAmount` gives less (the amount
+   * counted with more care than the first), the closer amount is tried and decides.
+   */
+  async reserve(request: ReserveRequest, closerAmount?: () => number): Promise<Reservation> {
+    let outcome = await this.take(request);
+    if (outcome !== 'reserved' && closerAmount) {
+      const amount = closerAmount();
+      if (amount < request.amount) {
+        request = { ...request, amount };
+        outcome = await this.take(request);
+      }
+    }
     if (outcome === 'balance') {
       const balance = await this.ledger.balanceOf(request.userId);
       if (balance <= 0) throw new GatewayError('balance_exhausted', { balance: formatUsd(balance) });
@@ -76,6 +81,16 @@ export class BalanceLedger {
       });
     }
     return new Reservation(request.requestId, request.amount);
+  }
+
+  private take(request: ReserveRequest) {
+    const { requestId, ...hold } = request;
+    return this.ledger.reserve({
+      ...hold,
+      id: requestId,
+      owner: this.owner,
+      createdAt: Math.floor(Date.now() / 1000),
+    });
   }
 
   /**

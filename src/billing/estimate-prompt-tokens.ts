@@ -1,4 +1,5 @@
 import { estimateTextTokens } from './estimate-tokens.js';
+import type { TokenEstimate } from './token-estimate.js';
 
 /** Tokens an image is counted as before the upstream reports (a high-detail 512x512 tile and base). */
 const IMAGE_TOKENS = 765;
@@ -6,9 +7,11 @@ const SKIPPED_FIELDS = new Set(['model', 'stream', 'stream_options', 'metadata',
 
 /**
  * Input tokens of a request body in any protocol, for the pre-charge and for replies that report no
- * usage: every string the prompt carries is tokenized, except inline file data, which counts as one image.
+ * usage: every string the prompt carries counts, except inline file data, which counts as one image.
+ * The bound is the texts' UTF-8 length (a token is at least one byte); the tokenizer runs only
+ * when the count is asked for.
  */
-export function estimatePromptTokens(body: Record<string, unknown>): number {
+export function estimatePromptTokens(body: Record<string, unknown>): TokenEstimate {
   const texts: string[] = [];
   let images = 0;
   const visit = (value: unknown, depth: number): void => {
@@ -26,7 +29,14 @@ export function estimatePromptTokens(body: Record<string, unknown>): number {
     }
   };
   visit(body, 0);
-  return estimateTextTokens(texts.join('\n')) + images * IMAGE_TOKENS;
+  const text = texts.join('\n');
+  const textBytes = Buffer.byteLength(text);
+  let counted: number | undefined;
+  return {
+    atMost: textBytes + images * IMAGE_TOKENS,
+    // A long text's count is scaled from its prefix and could pass the bound without the cap.
+    count: () => (counted ??= Math.min(estimateTextTokens(text), textBytes) + images * IMAGE_TOKENS),
+  };
 }
 
 function isBase64(value: string): boolean {

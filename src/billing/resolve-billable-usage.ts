@@ -1,6 +1,7 @@
 import type { Usage } from '../ir/usage.js';
 import { estimateTextTokens } from './estimate-tokens.js';
 import type { BillableUsage } from './quote.js';
+import type { TokenEstimate } from './token-estimate.js';
 
 /**
  * Fills what the upstream did not report with the gateway's own counts (admin-api section 3, rule 1):
@@ -8,12 +9,12 @@ import type { BillableUsage } from './quote.js';
  */
 export function resolveBillableUsage(options: {
   reported: Usage | undefined;
-  estimatedInputTokens: number;
+  inputTokens: TokenEstimate;
   producedText: () => string;
   calls: number;
 }): { billable: BillableUsage; usage: Usage } {
   const reported = options.reported;
-  const inputTokens = reported?.inputTokens ?? options.estimatedInputTokens;
+  const inputTokens = reported?.inputTokens ?? options.inputTokens.count();
   const outputTokens = reported?.outputTokens ?? estimateTextTokens(options.producedText());
   const usage: Usage = {
     inputTokens,

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
 import { quotePreCharge } from '../billing/quote.js';
+import type { TokenEstimate } from '../billing/token-estimate.js';
 import type { LiveSettings } from '../config/live-settings.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { Language } from '../errors/catalogue.js';
@@ -71,7 +72,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     headers: request.headers,
     startedAt: request.startedAt,
   });
-  const { plan, operation, candidates, settings, stream, price, estimatedInputTokens, losses, reservation } =
+  const { plan, operation, candidates, settings, stream, price, inputTokens, losses, reservation } =
     await admit(services, request, observation);
   const account = new RequestAccount(
     services,
@@ -83,7 +84,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       stream,
       price,
       groupRatio: plan.groupRatio,
-      estimatedInputTokens,
+      inputTokens,
       startedAt: request.startedAt,
       losses,
       observation,
@@ -102,7 +103,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       effort: plan.effort,
       stream,
       clientWantsUsage: operation.wantsUsageEvents(body),
-      estimatedInputTokens,
+      inputTokens,
       defaultMaxTokens: settings.default_max_tokens,
       forwardedHeaders: pickHeaders(request.headers, operation.forwardedHeaders),
       query: request.query,
@@ -221,7 +222,7 @@ interface Admission {
   settings: Readonly<Settings>;
   stream: boolean;
   price: PriceRecord;
-  estimatedInputTokens: number;
+  inputTokens: TokenEstimate;
   losses: LossLog;
   reservation: Reservation;
 }
@@ -263,18 +264,24 @@ async function admit(
     const settings = services.settings.get();
     const stream = endpoint.stream ?? operation.isStream(body);
     const price = operation.billingPrice(plan.price, settings);
-    const basis = operation.preCharge(body, settings);
-    const reservation = await services.ledger.reserve({
-      requestId: request.requestId,
-      model: plan.model,
-      endpoint: endpoint.name,
-      stream,
-      userId: principal.user.id,
-      keyId: key.id,
-      keyCapped: !key.unlimitedQuota,
-      amount: quotePreCharge({ price, ...basis, groupRatio: plan.groupRatio }),
-    });
-    const { estimatedInputTokens } = basis;
+    const { inputTokens, outputCap, calls } = operation.preCharge(body, settings);
+    const { groupRatio } = plan;
+    const preCharge = (estimatedInputTokens: number) =>
+      quotePreCharge({ price, estimatedInputTokens, outputCap, calls, groupRatio });
+    const reservation = await services.ledger.reserve(
+      {
+        requestId: request.requestId,
+        model: plan.model,
+        endpoint: endpoint.name,
+        stream,
+        userId: principal.user.id,
+        keyId: key.id,
+        keyCapped: !key.unlimitedQuota,
+        amount: preCharge(inputTokens.atMost),
+      },
+      // Refused on the bound: the decision, and the amount the error names, are the tokenizer's.
+      () => preCharge(inputTokens.count()),
+    );
     return {
       plan,
       operation,
@@ -282,7 +289,7 @@ async function admit(
       settings,
       stream,
       price,
-      estimatedInputTokens,
+      inputTokens,
       losses: new LossLog(),
       reservation,
     };

@@ -1,4 +1,5 @@
 import type { FileFetchOptions } from '../files/fetch-file-data.js';
+import type { TokenEstimate } from '../billing/token-estimate.js';
 import { LossLog } from '../ir/loss.js';
 import type { CanonicalRequest, ReasoningEffort } from '../ir/request.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
@@ -37,7 +38,7 @@ export interface PlannerInput {
   stream: boolean;
   /** Whether an OpenAI chat client asked for the usage chunk (`stream_options.include_usage`). */
   clientWantsUsage: boolean;
-  estimatedInputTokens: number;
+  inputTokens: TokenEstimate;
   defaultMaxTokens: number;
   forwardedHeaders: Record<string, string>;
   query: string;
@@ -139,7 +140,10 @@ export function createPlanner(
           losses: input.losses,
           encoder: {
             losses: input.losses,
-            estimatedInputTokens: input.estimatedInputTokens,
+            // Counted when an encoder reads it: only streams whose upstream reports no input count.
+            get estimatedInputTokens() {
+              return input.inputTokens.count();
+            },
             model: input.requestedModel,
             includeUsage: input.clientWantsUsage,
           },

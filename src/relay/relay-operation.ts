@@ -1,11 +1,12 @@
 import type { Settings } from '../config/settings-schema.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
+import type { TokenEstimate } from '../billing/token-estimate.js';
 import type { PlannerInput, UpstreamPlan } from './plan.js';
 
 /** What a request's reservation is computed from (admin-api section 3, rule 2). */
 export interface PreChargeBasis {
-  estimatedInputTokens: number;
+  inputTokens: TokenEstimate;
   /** Output tokens the request may produce at most. */
   outputCap: number;
   /** Calls charged at `per_request`: 1, or the images asked for. */

@@ -3,6 +3,7 @@ import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
 import { quoteCost } from '../billing/quote.js';
 import { resolveBillableUsage } from '../billing/resolve-billable-usage.js';
+import type { TokenEstimate } from '../billing/token-estimate.js';
 import type { LossLog } from '../ir/loss.js';
 import type { Usage } from '../ir/usage.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -28,7 +29,7 @@ export interface RequestFacts {
   stream: boolean;
   price: PriceRecord;
   groupRatio: number;
-  estimatedInputTokens: number;
+  inputTokens: TokenEstimate;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
   /** What conversions dropped or coerced for this request, logged when it ends. */
@@ -125,7 +126,7 @@ export class RequestAccount {
     if (completion.charged) {
       const resolved = resolveBillableUsage({
         reported: completion.reported,
-        estimatedInputTokens: facts.estimatedInputTokens,
+        inputTokens: facts.inputTokens,
         producedText: completion.producedText ?? (() => ''),
         calls: completion.calls ?? 1,
       });

@@ -3,6 +3,7 @@ import { emptyUsage } from '../../ir/usage.js';
 import { mapUpstreamModel } from '../../providers/map-upstream-model.js';
 import type { RelayOperation } from '../relay-operation.js';
 import { jsonPlan, upstreamServes } from './json-plan.js';
+import { exactTokens } from '../../billing/token-estimate.js';
 
 /**
  * `POST /v1/alpha/search` (client-api 4.4): the body goes up as it is (model mapped) and the reply
@@ -21,7 +22,7 @@ export const alphaSearchOperation: RelayOperation = {
     cacheWrite: 0,
     perRequest: price.perRequest ?? usdToNano(settings.web_search_price),
   }),
-  preCharge: () => ({ estimatedInputTokens: 0, outputCap: 0, calls: 1 }),
+  preCharge: () => ({ inputTokens: exactTokens(0), outputCap: 0, calls: 1 }),
   forwardedHeaders: [],
   wantsUsageEvents: () => false,
   createPlanner: (input) => async (channel) => {

@@ -13,6 +13,7 @@ import { asJsonObject } from '../../protocols/wire-json.js';
 import { modelPrice, type RelayOperation } from '../relay-operation.js';
 import { convertingClientErrors, readingUpstreamReply } from './conversion-errors.js';
 import { jsonPlan, upstreamServes } from './json-plan.js';
+import { exactTokens } from '../../billing/token-estimate.js';
 
 /** Unknown input tokens: the relay bills the pre-charge's count of the input. Embeddings produce no output. */
 const unreportedUsage = () => embeddingUsage({ inputTokens: undefined });
@@ -34,7 +35,7 @@ export const embeddingsOperation: RelayOperation = {
   isStream: () => false,
   billingPrice: modelPrice,
   preCharge: (body) => ({
-    estimatedInputTokens: estimateOpenAIEmbeddingsInputTokens(body.input),
+    inputTokens: exactTokens(estimateOpenAIEmbeddingsInputTokens(body.input)),
     outputCap: 0,
     calls: 1,
   }),
@@ -76,7 +77,7 @@ export const embeddingsOperation: RelayOperation = {
           const encoded = encodeOpenAIEmbeddingsReply(reply, {
             model: input.requestedModel,
             encodingFormat,
-            inputTokens: usage.inputTokens ?? input.estimatedInputTokens,
+            inputTokens: usage.inputTokens ?? input.inputTokens.count(),
           });
           return { body: JSON.stringify(encoded), usage, producedText: () => '' };
         },

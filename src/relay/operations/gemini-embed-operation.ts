@@ -22,6 +22,7 @@ import type { JsonObject } from '../../protocols/wire-json.js';
 import { modelPrice, type RelayOperation } from '../relay-operation.js';
 import { convertingClientErrors, readingUpstreamReply } from './conversion-errors.js';
 import { jsonPlan, upstreamServes } from './json-plan.js';
+import { exactTokens } from '../../billing/token-estimate.js';
 
 /** What differs between Gemini's two embedding methods. */
 interface GeminiEmbedMethod {
@@ -48,7 +49,11 @@ function geminiEmbedOperation(method: GeminiEmbedMethod): RelayOperation {
       ),
     isStream: () => false,
     billingPrice: modelPrice,
-    preCharge: (body) => ({ estimatedInputTokens: method.estimateTokens(body), outputCap: 0, calls: 1 }),
+    preCharge: (body) => ({
+      inputTokens: exactTokens(method.estimateTokens(body)),
+      outputCap: 0,
+      calls: 1,
+    }),
     forwardedHeaders: [],
     wantsUsageEvents: () => false,
     createPlanner: (input) => {

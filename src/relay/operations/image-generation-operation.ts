@@ -51,7 +51,7 @@ export const imageGenerationOperation: RelayOperation = {
     const images = typeof body.n === 'number' ? body.n : 1;
     // Each image may cost up to the output cap in tokens, or one `per_request` call.
     return {
-      estimatedInputTokens: estimatePromptTokens({ prompt: body.prompt }),
+      inputTokens: estimatePromptTokens({ prompt: body.prompt }),
       outputCap: images * settings.default_max_tokens,
       calls: images,
     };

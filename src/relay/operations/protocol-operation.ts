@@ -16,7 +16,7 @@ export function protocolOperation(protocol: ClientProtocolName): RelayOperation 
     isStream: (body) => passthrough.isStream(body),
     billingPrice: modelPrice,
     preCharge: (body, settings) => ({
-      estimatedInputTokens: estimatePromptTokens(body),
+      inputTokens: estimatePromptTokens(body),
       outputCap: passthrough.outputCap(body) ?? settings.default_max_tokens,
       calls: 1,
     }),

@@ -15,7 +15,7 @@ export const rerankOperation: RelayOperation = {
     candidates.filter((channel) => upstreamServes(channel, 'jina-rerank', model)),
   isStream: () => false,
   billingPrice: modelPrice,
-  preCharge: (body) => ({ estimatedInputTokens: estimatePromptTokens(body), outputCap: 0, calls: 1 }),
+  preCharge: (body) => ({ inputTokens: estimatePromptTokens(body), outputCap: 0, calls: 1 }),
   forwardedHeaders: [],
   wantsUsageEvents: () => false,
   createPlanner: (input) => async (channel) => {

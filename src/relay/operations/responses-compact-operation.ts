@@ -37,7 +37,7 @@ export const responsesCompactOperation: RelayOperation = {
   isStream: () => false,
   billingPrice: modelPrice,
   preCharge: (body, settings) => ({
-    estimatedInputTokens: estimatePromptTokens(forwardedMembers(body)),
+    inputTokens: estimatePromptTokens(forwardedMembers(body)),
     outputCap: settings.default_max_tokens,
     calls: 1,
   }),
