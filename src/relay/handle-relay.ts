@@ -239,7 +239,7 @@ async function admit(
   const { endpoint, principal, body } = request;
   let plan: RelayPlan | undefined;
   try {
-    plan = preflight({ ...request, catalog: services.catalog });
+    plan = preflight(request, services.catalog);
     const { operation } = endpoint;
     const candidates = operation ? operation.select(plan.candidates, plan.model) : [];
     if (!operation || candidates.length === 0) {

@@ -8,7 +8,6 @@ import type { RelayEndpoint } from './relay-endpoint.js';
 export interface PreflightInput {
   endpoint: RelayEndpoint;
   principal: Principal;
-  catalog: RoutingCatalog;
   /** Model as the client named it: the body's `model`, or the path's for Gemini. */
   requestedModel: unknown;
   body: Record<string, unknown>;
@@ -29,8 +28,8 @@ export interface RelayPlan {
  * Every check that needs no upstream, in the order the spec implies: model named, modifier valid,
  * model allowed for the key, a channel serves it, the body has its required fields, the model is priced.
  */
-export function preflight(input: PreflightInput): RelayPlan {
-  const { endpoint, principal, catalog, body } = input;
+export function preflight(input: PreflightInput, catalog: RoutingCatalog): RelayPlan {
+  const { endpoint, principal, body } = input;
   if (typeof input.requestedModel !== 'string' || input.requestedModel.trim() === '') {
     throw new GatewayError('model_missing');
   }

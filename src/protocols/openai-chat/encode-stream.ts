@@ -150,7 +150,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
         this.chunk({}, this.toolIndexes.size > 0 ? 'tool_calls' : 'stop');
     }
     if (this.options.includeUsage && this.usage)
-      text += this.data({ ...this.envelope(), choices: [], usage: encodeOpenAIChatUsage(this.usage) });
+      text += this.data(this.envelope({ choices: [], usage: encodeOpenAIChatUsage(this.usage) }));
     return text + DONE;
   }
 
@@ -177,16 +177,24 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
       : this.start({ id: '', model: this.options.model, created: nowSeconds() });
     return (
       opening +
-      this.data({
-        ...this.envelope(),
-        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-        ...(this.options.includeUsage && { usage: null }),
-      })
+      this.data(
+        this.envelope({
+          choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+          ...(this.options.includeUsage && { usage: null }),
+        }),
+      )
     );
   }
 
-  private envelope(): JsonObject {
-    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.options.model };
+  /** A chunk: the envelope's members, then `members` (spread last: see `authenticate`). */
+  private envelope(members: JsonObject): JsonObject {
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.options.model,
+      ...members,
+    };
   }
 
   private data(payload: object): string {

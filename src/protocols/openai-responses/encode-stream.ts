@@ -108,8 +108,10 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         const block = this.blocks.get(event.index);
         if (block?.kind !== 'text') break;
         block.text += event.text;
+        // Every member written out, no spread: this runs for every delta (see `authenticate`).
         this.emit(out, 'response.output_text.delta', {
-          ...this.at(block.message),
+          item_id: block.message.id,
+          output_index: block.message.outputIndex,
           content_index: block.contentIndex,
           delta: event.text,
           logprobs: [],
@@ -132,7 +134,12 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
           });
         }
         block.text += event.text;
-        this.emit(out, 'response.reasoning_summary_text.delta', { ...at, delta: event.text });
+        this.emit(out, 'response.reasoning_summary_text.delta', {
+          item_id: block.id,
+          output_index: block.outputIndex,
+          summary_index: 0,
+          delta: event.text,
+        });
         break;
       }
       case 'tool-call-start': {
