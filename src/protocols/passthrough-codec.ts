@@ -44,6 +44,7 @@ export interface StreamEndingError {
 }
 
 export interface PreparedRequest {
+  /** The client's own body object when nothing in it changes: its bytes then travel as they came. */
   body: Record<string, unknown>;
   /** The gateway asked the upstream for usage the client did not ask for, so usage-only events are hidden. */
   hideUsageEvents: boolean;
@@ -68,4 +69,12 @@ export interface PassthroughCodec {
   forwardedHeaders: readonly string[];
   /** Whether the client asked to see usage events in its stream (only OpenAI chat makes it optional). */
   wantsUsageEvents(body: Record<string, unknown>): boolean;
+}
+
+/** The body naming `upstreamModel`: the same object when it names it already (nothing changes). */
+export function withUpstreamModel(
+  body: Record<string, unknown>,
+  upstreamModel: string,
+): Record<string, unknown> {
+  return body.model === upstreamModel ? body : { ...body, model: upstreamModel };
 }

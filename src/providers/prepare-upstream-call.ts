@@ -6,7 +6,7 @@ import type { ProviderDescriptor, StreamFraming, UpstreamEndpoint } from './prov
 export interface UpstreamCallPlan {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
   /** For a stream framed otherwise than as server-sent events. */
   framing: (() => StreamFraming) | undefined;
 }
@@ -20,6 +20,8 @@ export interface UpstreamCallRequest {
   stream: boolean;
   key: string;
   body: Record<string, unknown>;
+  /** `body` as bytes already (the client's own): sent as they are when the provider changes nothing. */
+  bodyBytes?: Buffer | undefined;
   extraHeaders?: Readonly<Record<string, string>>;
   /** The client's query string, for same-protocol calls (`beta=true`). */
   query?: string;
@@ -59,7 +61,8 @@ export async function prepareUpstreamCall(
     extraHeaders: payload.extraHeaders,
   });
   // A body the gateway cannot serialise is the gateway's failure, thrown before any upstream `try`.
-  const body = JSON.stringify(payload.body);
+  const body =
+    request.bodyBytes && payload.body === request.body ? request.bodyBytes : JSON.stringify(payload.body);
   const authorized = provider.authorize
     ? await provider.authorize({
         url,

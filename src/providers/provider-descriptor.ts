@@ -66,7 +66,7 @@ export interface UpstreamPayload {
 export interface AuthorizeRequest {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
   key: string;
   config: ChannelConfig;
   signal: AbortSignal | undefined;

@@ -111,6 +111,7 @@ async function attemptOne(
       stream: options.stream,
       key: attempt.key,
       body: plan.body,
+      bodyBytes: plan.bodyBytes,
       extraHeaders: plan.extraHeaders,
       query: plan.query,
       signal: options.signal,

@@ -49,6 +49,8 @@ export interface RelayRequest {
   principal: Principal;
   requestedModel: unknown;
   body: Record<string, unknown>;
+  /** The body as the client sent it: forwarded as it is when a passthrough changes nothing in it. */
+  bodyBytes: Buffer;
   requestId: string;
   language: Language;
   /** `performance.now()` when the request arrived. */
@@ -98,6 +100,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   try {
     const planner = operation.createPlanner({
       body,
+      bodyBytes: request.bodyBytes,
       model: plan.model,
       requestedModel: plan.requestedModel,
       effort: plan.effort,

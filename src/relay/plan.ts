@@ -20,6 +20,8 @@ export interface UpstreamPlan {
   endpoint: UpstreamEndpoint;
   upstreamModel: string;
   body: Record<string, unknown>;
+  /** The client's bytes, when `body` is the client's body unchanged: sent instead of serialising it. */
+  bodyBytes?: Buffer | undefined;
   /** Client headers that travel on (same-protocol only), such as `anthropic-beta`. */
   extraHeaders: Record<string, string>;
   /** The client's query string (same-protocol only), such as `beta=true`. */
@@ -31,6 +33,7 @@ export interface UpstreamPlan {
 
 export interface PlannerInput {
   body: Record<string, unknown>;
+  bodyBytes: Buffer;
   /** The public model (modifier stripped) and the model name as the client wrote it. */
   model: string;
   requestedModel: string;
@@ -102,6 +105,7 @@ export function createPlanner(
         endpoint: client.upstreamEndpoint,
         upstreamModel,
         body: prepared.body,
+        bodyBytes: prepared.body === input.body ? input.bodyBytes : undefined,
         extraHeaders: input.forwardedHeaders,
         query: input.query,
         reply: () => passthroughReply(client.passthrough, client.codec),

@@ -54,7 +54,7 @@ describe('bedrock', () => {
     expect(call?.url).toBe(
       'https://bedrock-runtime.eu-central-1.amazonaws.com/model/arn%3Aaws%3Abedrock%3Aeu-central-1%3A123456789012%3Ainference-profile%2Feu.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream',
     );
-    expect(JSON.parse(call!.body)).toEqual({
+    expect(JSON.parse(String(call!.body))).toEqual({
       max_tokens: 5,
       messages: [{ role: 'user', content: 'hi' }],
       anthropic_version: 'bedrock-2023-05-31',

@@ -41,6 +41,7 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
         principal: principalOf(request),
         requestedModel: modelOf(request, body),
         body,
+        bodyBytes: request.body as Buffer,
         requestId: request.id,
         language: request.gateway.language,
         startedAt: request.gateway.startedAt,

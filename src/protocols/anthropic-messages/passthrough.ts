@@ -6,6 +6,7 @@ import {
   type StreamEndingError,
   type StreamTap,
   type TapVerdict,
+  withUpstreamModel,
 } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
@@ -28,7 +29,7 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
   outputCap: (body) => asCount(body.max_tokens),
 
   prepareRequest: (body, { upstreamModel }) => ({
-    body: { ...body, model: upstreamModel },
+    body: withUpstreamModel(body, upstreamModel),
     hideUsageEvents: false,
   }),
 

@@ -8,6 +8,7 @@ import {
   type StreamEndingError,
   type StreamTap,
   type TapVerdict,
+  withUpstreamModel,
 } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
@@ -30,10 +31,11 @@ export const openAIChatPassthrough: PassthroughCodec = {
   outputCap: (body) => count(body.max_completion_tokens) ?? count(body.max_tokens),
 
   prepareRequest(body, { upstreamModel }) {
-    const patched: Record<string, unknown> = { ...body, model: upstreamModel };
-    if (body.stream !== true) return { body: patched, hideUsageEvents: false };
+    const named = withUpstreamModel(body, upstreamModel);
+    if (body.stream !== true) return { body: named, hideUsageEvents: false };
     const options = isJsonObject(body.stream_options) ? body.stream_options : {};
-    if (options.include_usage === true) return { body: patched, hideUsageEvents: false };
+    if (options.include_usage === true) return { body: named, hideUsageEvents: false };
+    const patched: Record<string, unknown> = { ...body, model: upstreamModel };
     patched.stream_options = { ...options, include_usage: true };
     return { body: patched, hideUsageEvents: true };
   },

@@ -24,7 +24,7 @@ const SIGNING_SERVICE = 'bedrock';
 export async function signBedrockRequest(options: {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
   credential: BedrockCredential;
   region: string;
   now?: Date;

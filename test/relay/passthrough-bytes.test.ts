@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+
+/**
+ * A passthrough whose body needs no change sends the client's bytes as they came: no
+ * re-serialisation, so spacing, member order, escapes and number spellings reach the upstream
+ * exactly. A body that does change (a mapped model, usage asked for in a stream) is serialised anew.
+ */
+
+let fx: RelayFixture;
+beforeAll(async () => {
+  fx = await startRelayFixture();
+});
+afterAll(() => fx.close());
+
+async function post(path: string, text: string) {
+  const before = fx.upstream.requests.length;
+  const response = await fetch(`${fx.gw.origin}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fx.key}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  await response.arrayBuffer();
+  expect(response.status).toBe(200);
+  expect(fx.upstream.requests).toHaveLength(before + 1);
+  return fx.upstream.requests[before]!;
+}
+
+// Spacing, member order, a `\u` escape, a surrogate pair and a number JSON.stringify would respell.
+const chatText = (extra = '') =>
+  `{ "messages" : [ {"content":"caf\\u00e9 \\ud83e\\udd8a", "role":"user"} ],\n` +
+  `  "temperature": 0.10000000000000001, "model":"gpt-4o-mini" ${extra}}`;
+
+test('chat completions: an unmapped model leaves the body as it came, byte for byte', async () => {
+  const received = await post('/v1/chat/completions', chatText());
+  expect(received.rawBody?.toString('utf8')).toBe(chatText());
+});
+
+test('a stream that asked for usage itself is unchanged too', async () => {
+  const text = chatText(', "stream": true, "stream_options": {"include_usage": true}');
+  const received = await post('/v1/chat/completions', text);
+  expect(received.rawBody?.toString('utf8')).toBe(text);
+});
+
+test('responses: the same for an unmapped model', async () => {
+  const text = '{"input": "caf\\u00e9",   "model": "gpt-4o-mini", "temperature": 1.0}';
+  const received = await post('/v1/responses', text);
+  expect(received.rawBody?.toString('utf8')).toBe(text);
+});
+
+test('a mapped model is written into a body serialised anew, the rest of it equal', async () => {
+  const received = await post('/v1/chat/completions', chatText().replace('gpt-4o-mini', 'gpt-4o'));
+  const sent = received.rawBody!.toString('utf8');
+  expect(sent).not.toBe(chatText().replace('gpt-4o-mini', 'gpt-4o'));
+  expect(JSON.parse(sent)).toEqual({
+    ...JSON.parse(chatText()),
+    model: 'gpt-4o-2024-08-06',
+  });
+});
+
+test('a stream without usage asked for gets it added, in a body serialised anew', async () => {
+  const text = chatText(', "stream": true');
+  const received = await post('/v1/chat/completions', text);
+  expect(JSON.parse(received.rawBody!.toString('utf8'))).toEqual({
+    ...JSON.parse(text),
+    stream_options: { include_usage: true },
+  });
+});
