@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { RequestOutcome } from '../relay/relay-observer.js';
 import { NANO_PER_USD } from '../billing/money.js';
 import type { Logger } from './logger.js';
@@ -49,5 +50,20 @@ export function writeAccessLog(logger: Logger, level: AccessLogLevel, entry: Acc
     // A stream that ended with an error event after its 200: the status alone does not say it.
     if (outcome.error !== null && entry.status < 400) line.streamError = true;
   }
-  logger[level](line, 'request');
+  line.msg = 'request';
+  writeAsPino(logger, level, line);
+}
+
+/**
+ * Writes `fields` to the logger's destination as the line pino would write (level, time, the
+ * logger's bindings, the fields in order), in one `JSON.stringify`: pino serialises member by
+ * member, and for this line, written for every request, that cost as much as the rest of the
+ * request's logging. Only for plain data: nothing here is redacted or serialised by pino's rules.
+ */
+function writeAsPino(logger: Logger, level: AccessLogLevel, fields: Record<string, unknown>): void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  const destination = internals[pino.symbols.streamSym] as pino.DestinationStream;
+  const head = `{"level":${logger.levels.values[level]},"time":${Date.now()}${bindings}`;
+  destination.write(`${head},${JSON.stringify(fields).slice(1)}\n`);
 }
