@@ -199,7 +199,9 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
   }
 
   observation.firstByte();
-  const remainingMs = Math.max(1, waitMs - (performance.now() - startedAt));
+  // Whole milliseconds: Node keeps a timer list per distinct delay, and a fractional one would make
+  // (and drop) a list for every request.
+  const remainingMs = Math.max(1, Math.ceil(waitMs - (performance.now() - startedAt)));
   const deadline = setTimeout(() => reply.body.destroy(new ReplyDeadline()), remainingMs);
   let whole: Buffer | undefined;
   try {
