@@ -192,3 +192,28 @@ export async function openHeldStreams(target: Target, count: number): Promise<{ 
     },
   };
 }
+
+/**
+ * Runs each measurement `rounds` times, taking turns (first, second, third, then again), and keeps
+ * each one's median round by `value`, with the errors of all its rounds. This machine's speed swings
+ * over seconds to minutes; taken one after the other, one target could get a slow minute and the
+ * next a fast one, and their ratio would say more about the machine than about them. Taking turns
+ * spreads the swings over all of them.
+ */
+export async function inTurns<const Measurements extends readonly (() => Promise<{ errors: number }>)[]>(
+  rounds: number,
+  measurements: Measurements,
+  value: (result: Awaited<ReturnType<Measurements[number]>>) => number,
+): Promise<{ -readonly [Index in keyof Measurements]: Awaited<ReturnType<Measurements[Index]>> }> {
+  type Result = Awaited<ReturnType<Measurements[number]>>;
+  const results = measurements.map((): Result[] => []);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, measure] of measurements.entries()) results[index]!.push((await measure()) as Result);
+  }
+  const medians = results.map((taken) => {
+    const sorted = [...taken].sort((a, b) => value(a) - value(b));
+    const errors = taken.reduce((sum, result) => sum + result.errors, 0);
+    return { ...sorted[Math.floor(sorted.length / 2)]!, errors };
+  });
+  return medians as { -readonly [Index in keyof Measurements]: Awaited<ReturnType<Measurements[Index]>> };
+}

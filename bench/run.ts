@@ -2,11 +2,11 @@
  * `npm run bench`: the same load, in one run, on three targets: straight to a fast fake upstream,
  * through a bare `node:http` + undici proxy, and through the gateway (with auth, billing and usage
  * logging on). Both proxies are pinned to core 0 and measured one after the other, never both under
- * load at once; the driver and the upstream share core 1. Prints a table with the gateway's ratios
- * to the direct path and to the bare proxy, then the same figures for Anthropic messages relayed as
- * they are and for a chat client on an Anthropic channel. Then the gateway runs again with
- * `GATEWAY_WORKERS=auto` on every core, for its throughput per machine and per core (last table).
- * Writes bench/results/latest.json.
+ * load at once (the headline phases in turns: see `inTurns`); the driver and the upstream share
+ * core 1. Prints a table with the gateway's ratios to the direct path and to the bare proxy, then
+ * the same figures for Anthropic messages relayed as they are and for a chat client on an Anthropic
+ * channel. Then the gateway runs again with `GATEWAY_WORKERS=auto` on every core, for its
+ * throughput per machine and per core (last table). Writes bench/results/latest.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -14,13 +14,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { cpuMicros, memory, pinTo, startFastUpstream, startPinned } from './processes.js';
-import { fixedRate, openHeldStreams, pacedStreams, saturate, streamTimes, type Target } from './measure.js';
+import {
+  fixedRate,
+  inTurns,
+  openHeldStreams,
+  pacedStreams,
+  saturate,
+  streamTimes,
+  type Target,
+} from './measure.js';
 import { compare, formatTable, round, row } from './report.js';
 import { measureAllCores, type AllCoresResult } from './all-cores.js';
 import { seedGateway, type SeededKeys } from './seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** Rounds of the saturation and per-chunk phases, the targets taking turns (see `inTurns`). */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const openStreams = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
 const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
@@ -119,9 +129,11 @@ try {
     const result = await saturate(proxy.target, seconds);
     return { ...result, cpuPerRequest: (cpuMicros(proxy.pid) - before) / result.requests };
   };
-  const directSaturation = await saturate(direct, seconds);
-  const bareProxySaturation = await saturateProxy(bareProxy);
-  const gatewaySaturation = await saturateProxy(gateway);
+  const [directSaturation, bareProxySaturation, gatewaySaturation] = await inTurns(
+    rounds,
+    [() => saturate(direct, seconds), () => saturateProxy(bareProxy), () => saturateProxy(gateway)],
+    (result) => result.rps,
+  );
 
   process.stderr.write('fixed rate\n');
   const directRate = await fixedRate(direct, { rate: 1000, seconds });
@@ -152,8 +164,11 @@ try {
     const result = await pacedStreams(proxy.target, { rate: PACED_STREAMS_PER_SECOND, seconds });
     return { ...result, cpuPerChunk: (cpuMicros(proxy.pid) - before) / result.chunks };
   };
-  const bareProxyChunks = await chunkCost(bareProxy);
-  const gatewayChunks = await chunkCost(gateway);
+  const [bareProxyChunks, gatewayChunks] = await inTurns(
+    rounds,
+    [() => chunkCost(bareProxy), () => chunkCost(gateway)],
+    (result) => result.cpuPerChunk,
+  );
 
   // The other two paths a client takes: Anthropic messages relayed as they are (against the same
   // call direct and through the bare proxy), and a chat client on an Anthropic channel, converted
