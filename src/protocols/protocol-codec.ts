@@ -2,6 +2,7 @@ import type { LossLog } from '../ir/loss.js';
 import type { CanonicalReply } from '../ir/reply.js';
 import type { CanonicalRequest } from '../ir/request.js';
 import type { StreamEvent } from '../ir/stream-event.js';
+import type { Usage } from '../ir/usage.js';
 import type { SseEvent } from './sse/sse-event-reader.js';
 
 export type ProtocolName = ClientProtocolName | UpstreamOnlyProtocolName;
@@ -85,4 +86,15 @@ export interface StreamEncoder {
   push(event: StreamEvent): string;
   /** What the protocol sends after the last event (e.g. `data: [DONE]`), or '' . */
   end(): string;
+}
+
+/**
+ * The encoder's input estimate when `usage` has no input count, else undefined: the estimate is
+ * read only when it is used, as reading it may run the tokenizer.
+ */
+export function estimateUnlessReported(
+  usage: Usage | undefined,
+  options: StreamEncoderOptions,
+): number | undefined {
+  return usage?.inputTokens === undefined ? options.estimatedInputTokens : undefined;
 }

@@ -150,3 +150,57 @@ describe('convertStream', () => {
     expect(failure).toEqual({ kind: 'broken', detail: 'the connection closed in the middle of an event' });
   });
 });
+
+describe('the input estimate in converted streams', () => {
+  const reported = [
+    chunk({ role: 'assistant', content: 'Hi' }),
+    chunk({}, 'stop'),
+    usageChunk,
+    'data: [DONE]\n\n',
+  ];
+  const withEstimate = (upstream: ProtocolName, client: ProtocolName, estimate: () => number) => {
+    const losses = new LossLog();
+    return convertStream({
+      upstream: protocols[upstream].codec,
+      client: protocols[client].codec,
+      losses,
+      encoder: {
+        losses,
+        get estimatedInputTokens() {
+          return estimate();
+        },
+        model: 'test-model',
+      },
+    });
+  };
+
+  it.each(['gemini', 'openai-responses'] as const)(
+    'a %s client stream whose upstream reports the input count never reads the estimate',
+    (client) => {
+      let reads = 0;
+      const { out, failure } = run(
+        withEstimate('openai-chat', client, () => (reads += 1)),
+        reported.join(''),
+      );
+      expect(failure).toBeUndefined();
+      expect(out).toContain('Hi');
+      expect(reads).toBe(0);
+    },
+  );
+
+  it.each(['gemini', 'openai-responses'] as const)(
+    'a %s client stream without a reported input count states the estimate',
+    (client) => {
+      const withoutUsage = [
+        chunk({ role: 'assistant', content: 'Hi' }),
+        chunk({}, 'stop'),
+        'data: [DONE]\n\n',
+      ];
+      const { out } = run(
+        withEstimate('openai-chat', client, () => 4242),
+        withoutUsage.join(''),
+      );
+      expect(out).toContain('4242');
+    },
+  );
+});

@@ -2,7 +2,7 @@ import type { LossLog } from '../../ir/loss.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
 import { writeIssuedToken } from '../issued-token.js';
-import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { estimateUnlessReported, type StreamEncoder, type StreamEncoderOptions } from '../protocol-codec.js';
 import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { formatConverseStreamException } from './bedrock-converse-exceptions.js';
 import { toConverseToolUseId } from './bedrock-converse-ids.js';
@@ -182,7 +182,9 @@ class ConverseStreamEncoder implements StreamEncoder {
   /** `metadata`: the final usage (the relay's input estimate when none came) and metrics. */
   private metadata(): string {
     this.phase = 'done';
-    const usage = encodeConverseUsage(this.usage, { inputTokens: this.options.estimatedInputTokens });
+    const usage = encodeConverseUsage(this.usage, {
+      inputTokens: estimateUnlessReported(this.usage, this.options) ?? 0,
+    });
     return frame('metadata', { usage, metrics: { latencyMs: 0 } });
   }
 }

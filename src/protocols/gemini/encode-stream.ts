@@ -2,7 +2,7 @@ import type { IssuedToken } from '../../ir/content.js';
 import type { LossLog } from '../../ir/loss.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import type { Usage } from '../../ir/usage.js';
-import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { estimateUnlessReported, type StreamEncoder, type StreamEncoderOptions } from '../protocol-codec.js';
 import { encodeGeminiFile } from './encode-file.js';
 import { encodeGeminiUsage } from './encode-gemini-usage.js';
 import { encodeGeminiFinishReason } from './map-gemini-finish-reason.js';
@@ -173,7 +173,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
   }
 
   private usageMetadata(usage: Usage | undefined): GeminiUsageMetadata {
-    return encodeGeminiUsage(usage, this.options.estimatedInputTokens);
+    return encodeGeminiUsage(usage, estimateUnlessReported(usage, this.options));
   }
 
   private chunk(parts: GeminiPart[]): string {

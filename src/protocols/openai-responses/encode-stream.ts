@@ -3,7 +3,7 @@ import type { LossLog } from '../../ir/loss.js';
 import type { FinishReason } from '../../ir/reply.js';
 import type { StreamEvent } from '../../ir/stream-event.js';
 import { emptyUsage, type Usage } from '../../ir/usage.js';
-import type { StreamEncoder, StreamEncoderOptions } from '../protocol-codec.js';
+import { estimateUnlessReported, type StreamEncoder, type StreamEncoderOptions } from '../protocol-codec.js';
 import { formatSseEvent } from '../sse/sse-event-reader.js';
 import { toOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
 import { toOpenAIResponsesErrorCode } from './map-openai-responses-error-status.js';
@@ -380,7 +380,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
       usage: this.usage ?? emptyUsage(),
       losses: this.losses,
       path: 'stream.usage',
-      fallbackInputTokens: this.options.estimatedInputTokens,
+      fallbackInputTokens: estimateUnlessReported(this.usage, this.options),
     });
     this.emit(out, `response.${ending.status}`, { response: this.response(ending, usage) });
     this.phase = 'closed';
@@ -405,7 +405,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         usage: this.usage,
         losses: this.losses,
         path: 'stream.usage',
-        fallbackInputTokens: this.options.estimatedInputTokens,
+        fallbackInputTokens: estimateUnlessReported(this.usage, this.options),
       });
     this.emit(out, 'response.failed', { response: this.response(ending, usage ?? null) });
     this.phase = 'closed';
