@@ -94,6 +94,8 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
+const UNIQUE_VIOLATION = '23505';
+
 function openPostgres(connectionString: string, schema: string | undefined): Store {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
     throw new Error(`invalid schema name "${schema}"`);
@@ -118,7 +120,12 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
       pool,
       onCreateConnection: schema
         ? async (connection) => {
-            await connection.executeQuery(CompiledQuery.raw(`create schema if not exists "${schema}"`));
+            try {
+              await connection.executeQuery(CompiledQuery.raw(`create schema if not exists "${schema}"`));
+            } catch (error) {
+              // Two processes creating it at once: the loser's `if not exists` still fails, on the unique index.
+              if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+            }
           }
         : undefined,
     }),

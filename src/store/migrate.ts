@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type Transaction } from 'kysely';
 import type { Store } from './database.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { holdsAndLeasesMigration } from './migrations/0002-holds-and-leases.js';
@@ -15,17 +15,56 @@ function migrationsFor(store: Store): Record<string, Migration> {
   };
 }
 
+/** Which migrations a database has had: the table and columns Kysely's migrator keeps, so databases it migrated carry on. */
+const APPLIED_TABLE = 'kysely_migration';
+
+interface Bookkeeping {
+  kysely_migration: { name: string; timestamp: string };
+}
+
+/**
+ * Applies the migrations the database lacks, in one transaction. Concurrent starts against one
+ * PostgreSQL schema take turns on an advisory lock of that schema. Nothing here looks beyond the
+ * gateway's own schema: a database shared with other applications (which may create or drop their
+ * schemas at any moment) neither slows nor breaks a start.
+ */
 export async function migrateToLatest(store: Store): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(store) };
-  // With a schema, the bookkeeping tables must be looked up there too, not in any schema.
-  const migrator = new Migrator({
-    db: store.db,
-    provider,
-    ...(store.schema && { migrationTableSchema: store.schema }),
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  const migrations = Object.entries(migrationsFor(store));
+  const db = store.db as unknown as Kysely<Bookkeeping>;
+  let running = '';
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (store.dialect === 'postgres') {
+        await sql`select pg_advisory_xact_lock(hashtext('gateway migrations ' || coalesce(current_schema(), '')))`.execute(
+          trx,
+        );
+      }
+      const applied = await appliedMigrations(trx);
+      const known = new Set(migrations.map(([name]) => name));
+      const unknown = [...applied].filter((name) => !known.has(name));
+      if (unknown.length > 0) {
+        throw new Error(`the database has migrations this version does not know (${unknown.join(', ')})`);
+      }
+      for (const [name, migration] of migrations) {
+        if (applied.has(name)) continue;
+        running = name;
+        await migration.up(trx);
+        await trx.insertInto(APPLIED_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+      }
+    });
+  } catch (error) {
+    const which = running ? ` ${running}` : '';
+    throw new Error(`database migration${which} failed: ${String(error)}`, { cause: error });
   }
+}
+
+async function appliedMigrations(trx: Transaction<Bookkeeping>): Promise<Set<string>> {
+  await trx.schema
+    .createTable(APPLIED_TABLE)
+    .ifNotExists()
+    .addColumn('name', 'varchar(255)', (column) => column.notNull().primaryKey())
+    .addColumn('timestamp', 'varchar(255)', (column) => column.notNull())
+    .execute();
+  const rows = await trx.selectFrom(APPLIED_TABLE).select('name').execute();
+  return new Set(rows.map((row) => row.name));
 }

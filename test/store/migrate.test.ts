@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, test } from 'vitest';
+import { openStore, type Store } from '../../src/store/database.js';
+import { migrateToLatest } from '../../src/store/migrate.js';
+import { uniqueSchemaName } from '../helpers/test-stores.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+const MIGRATIONS = ['0001-initial', '0002-holds-and-leases', '0003-channel-config', '0004-console-sessions'];
+
+const opened: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+
+function sqliteStore(): Store {
+  const store = openStore({ dataDir: ':memory:' });
+  opened.push(() => store.close());
+  return store;
+}
+
+function postgresStore(schema = uniqueSchemaName()): Store {
+  const store = openStore({ dataDir: ':memory:', databaseUrl: databaseUrl!, postgresSchema: schema });
+  opened.push(async () => {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+    await store.close();
+  });
+  return store;
+}
+
+async function appliedNames(store: Store): Promise<string[]> {
+  const db = store.db as unknown as Kysely<{ kysely_migration: { name: string } }>;
+  const rows = await db.selectFrom('kysely_migration').select('name').orderBy('name').execute();
+  return rows.map((row) => row.name);
+}
+
+const variants = [
+  { name: 'sqlite', open: () => sqliteStore() },
+  ...(databaseUrl ? [{ name: 'postgres', open: () => postgresStore() }] : []),
+];
+
+describe.each(variants)('$name', ({ open }) => {
+  test('a fresh database gets every migration once; a second start changes nothing', async () => {
+    const store = open();
+    await migrateToLatest(store);
+    expect(await appliedNames(store)).toEqual(MIGRATIONS);
+    await migrateToLatest(store);
+    expect(await appliedNames(store)).toEqual(MIGRATIONS);
+    await sql`select count(*) from sessions`.execute(store.db);
+  });
+
+  test('only the migrations a database lacks are applied', async () => {
+    const store = open();
+    await migrateToLatest(store);
+    // Undo 0004 by hand, as if the database had been left by the version before it.
+    await sql`drop table sessions`.execute(store.db);
+    await sql`drop index usage_logs_created_at`.execute(store.db);
+    await sql`drop index usage_logs_channel_id`.execute(store.db);
+    await sql`delete from kysely_migration where name = '0004-console-sessions'`.execute(store.db);
+    await migrateToLatest(store);
+    expect(await appliedNames(store)).toEqual(MIGRATIONS);
+    await sql`select count(*) from sessions`.execute(store.db);
+  });
+
+  test('a database migrated by a newer version is refused, by name, and left as it was', async () => {
+    const store = open();
+    await migrateToLatest(store);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-the-future', 'x')`.execute(
+      store.db,
+    );
+    await expect(migrateToLatest(store)).rejects.toThrow(/9999-from-the-future/);
+    expect(await appliedNames(store)).toEqual([...MIGRATIONS, '9999-from-the-future']);
+  });
+
+  test('a migration that fails leaves no part of the run behind', async () => {
+    const store = open();
+    // A table in the way of the first migration's: the run fails there, and nothing is recorded.
+    await sql`create table users (unrelated integer)`.execute(store.db);
+    await expect(migrateToLatest(store)).rejects.toThrow(/database migration 0001-initial failed/);
+    await sql`drop table users`.execute(store.db);
+    await migrateToLatest(store);
+    expect(await appliedNames(store)).toEqual(MIGRATIONS);
+  });
+});
+
+describe.runIf(databaseUrl)('PostgreSQL shared with other applications', () => {
+  test('several processes start at once against a fresh schema: it is created and migrated once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const schema = uniqueSchemaName();
+      const stores = [postgresStore(schema), postgresStore(schema), postgresStore(schema)];
+      await Promise.all(stores.map((store) => migrateToLatest(store)));
+      expect(await appliedNames(stores[0]!)).toEqual(MIGRATIONS);
+    }
+  });
+
+  test('starts while other applications create and drop their schemas', async () => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const others = Array.from({ length: 6 }, () => `other_${randomBytes(6).toString('hex')}`);
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        for (const other of others) {
+          await admin.query(`create schema "${other}"`);
+          await admin.query(`create table "${other}".t (id serial primary key, v text)`);
+        }
+        for (const other of others) await admin.query(`drop schema "${other}" cascade`);
+      }
+    })();
+    try {
+      for (let round = 0; round < 10; round++) {
+        const store = postgresStore();
+        await migrateToLatest(store);
+        expect(await appliedNames(store)).toEqual(MIGRATIONS);
+      }
+    } finally {
+      churning = false;
+      await churn;
+      await admin.end();
+    }
+  }, 60_000);
+
+  test("another schema's migration table does not stand in for the gateway's own", async () => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const database = `gateway_${randomBytes(6).toString('hex')}`;
+    await admin.query(`create database "${database}"`);
+    try {
+      const url = new URL(databaseUrl!);
+      url.pathname = `/${database}`;
+      const other = new pg.Client({ connectionString: url.toString() });
+      await other.connect();
+      await other.query('create schema other_app');
+      await other.query(
+        'create table other_app.kysely_migration (name varchar(255) primary key, timestamp varchar(255))',
+      );
+      await other.end();
+      // No schema configured: the gateway's tables go to the database's default schema.
+      const store = openStore({ dataDir: ':memory:', databaseUrl: url.toString() });
+      try {
+        await migrateToLatest(store);
+        expect(await appliedNames(store)).toEqual(MIGRATIONS);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await admin.query(`drop database "${database}"`);
+      await admin.end();
+    }
+  });
+});
