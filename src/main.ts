@@ -13,5 +13,12 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 process.on('uncaughtException', (error) => logger.error({ err: error }, 'uncaught exception'));
 
 // With `GATEWAY_WORKERS` above 1 this process forks the workers, which run this file again.
-if (environment.workers > 1 && cluster.isPrimary) await runPrimary(environment, logger);
-else await serve(environment, logger);
+try {
+  if (environment.workers > 1 && cluster.isPrimary) await runPrimary(environment, logger);
+  else await serve(environment, logger);
+} catch (error) {
+  // A gateway that cannot start (database unreachable, migration refused) must not look like one
+  // that stopped cleanly to whatever supervises it. The exit writes the buffered log lines first.
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
+}

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -54,4 +55,22 @@ test('GATEWAY_ADMIN_TOKEN replaces the stored token and is never printed', async
   });
   expect(response.status).toBe(200);
   expect(await stop(started)).toBe(0);
+}, 60_000);
+
+test('a start that cannot reach its database says why and exits with 1', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const failed = startBuiltGateway({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test` });
+  const error = await failed.then(
+    () => undefined,
+    (reason: Error) => reason,
+  );
+  expect(error?.message).toMatch(/^gateway exited with 1: /);
+  const printed = error!.message.replace(/^gateway exited with 1: /, '').split('\n');
+  const line = JSON.parse(printed.find((text) => text.includes('failed to start'))!);
+  expect(line.level).toBe(60);
+  expect(line.msg).toBe('gateway failed to start');
+  expect(line.err.message).toMatch(/ECONNREFUSED/);
 }, 60_000);
