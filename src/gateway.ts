@@ -97,7 +97,7 @@ export async function createGateway(
     const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
       onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
     });
-    const telemetry = new Telemetry({
+    const telemetry = await Telemetry.open({
       environment: environment.observability,
       store,
       redisUrl: environment.redisUrl,

@@ -1,20 +1,16 @@
-import { createRequire } from 'node:module';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 
 /** Text beyond this many characters is extrapolated from the tokenized part, to bound CPU per request. */
 const EXACT_PREFIX_CHARS = 32_768;
-
-type CountTokens = (text: string) => number;
-let tokenizer: CountTokens | undefined;
 
 /**
  * The o200k vocabulary takes about 20 MB of heap and a fifth of a second to load, and most requests
  * never need it (their upstream reports usage): it is loaded the first time a text is counted.
  */
+const tokenizer = loadOnFirstUse<{ countTokens(text: string): number }>('gpt-tokenizer/encoding/o200k_base');
+
 function countTokens(text: string): number {
-  tokenizer ??= (
-    createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: CountTokens }
-  ).countTokens;
-  return tokenizer(text);
+  return tokenizer().countTokens(text);
 }
 
 /** Token count of a text with a real tokenizer (o200k); long texts are measured on a prefix and scaled. */

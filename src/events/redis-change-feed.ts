@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './connect-redis.js';
 import { isJsonObject, parseJson } from '../protocols/wire-json.js';
 import { LocalChangeFeed, type ChangeFeed, type ChangeListener, type ChangeTopic } from './change-feed.js';
 
@@ -25,8 +26,8 @@ export class RedisChangeFeed implements ChangeFeed {
     url: string,
     onError: (error: unknown, context: string) => void = () => undefined,
   ): Promise<RedisChangeFeed> {
-    const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
-    const subscriber = new Redis(url);
+    const publisher = connectRedis(url, { maxRetriesPerRequest: 2 });
+    const subscriber = connectRedis(url);
     publisher.on('error', (error: unknown) => onError(error, 'change feed publisher'));
     subscriber.on('error', (error: unknown) => onError(error, 'change feed subscriber'));
     const feed = new RedisChangeFeed(publisher, subscriber, onError);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './connect-redis.js';
 import type { Logger } from '../observability/logger.js';
 import { isJsonObject, parseJson } from '../protocols/wire-json.js';
 import type { HealthSync, HealthUpdateListener } from '../routing/health-sync.js';
@@ -32,12 +33,12 @@ export class RedisHealthSync implements HealthSync {
 
   static async connect(url: string, options: RedisHealthSyncOptions): Promise<RedisHealthSync> {
     const channel = options.channel ?? DEFAULT_CHANNEL;
-    const publisher = new Redis(url, {
+    const publisher = connectRedis(url, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       lazyConnect: true,
     });
-    const subscriber = new Redis(url);
+    const subscriber = connectRedis(url);
     for (const [role, client] of [
       ['publisher', publisher],
       ['subscriber', subscriber],

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../events/connect-redis.js';
 import {
   ATTEMPT_WINDOW_MS,
   MAX_FAILED_ATTEMPTS,
@@ -63,7 +64,11 @@ export class RedisLoginThrottle implements LoginThrottle {
       onError?: (error: unknown) => void;
     } = {},
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.redis = connectRedis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      enableAutoPipelining: true,
+    });
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('gatewayLoginBegin', { lua: BEGIN_SCRIPT });
     this.local = new MemoryLoginThrottle(options.now);

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../events/connect-redis.js';
 import {
   secondsUntilAllowed,
   WINDOW_MS,
@@ -38,7 +39,11 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix = 'gateway:rate',
     private readonly now: () => number = Date.now,
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    this.redis = connectRedis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      enableAutoPipelining: true,
+    });
     this.redis.defineCommand('gatewayAdmit', { numberOfKeys: 4, lua: ADMIT_SCRIPT });
   }
 

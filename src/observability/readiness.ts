@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../events/connect-redis.js';
 import { sql } from 'kysely';
 import type { Store } from '../store/database.js';
 
@@ -24,7 +25,7 @@ export class Readiness {
     this.store = options.store;
     // A connection of its own that fails fast: with Redis down, a check must not wait in a queue.
     this.redis = options.redisUrl
-      ? new Redis(options.redisUrl, {
+      ? connectRedis(options.redisUrl, {
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
           connectTimeout: CHECK_TIMEOUT_MS,

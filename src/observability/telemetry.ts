@@ -10,7 +10,7 @@ import { fanOutObserver } from './fan-out-observer.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { MetricsObserver } from './metrics/metrics-observer.js';
 import { Readiness } from './readiness.js';
-import { Tracing } from './tracing/tracing.js';
+import type { Tracing } from './tracing/tracing.js';
 
 export interface TelemetryOptions {
   environment: ObservabilityEnvironment;
@@ -42,7 +42,15 @@ export class Telemetry {
   private readonly drainMs: number;
   private readonly machineMetrics: (() => Promise<string>) | undefined;
 
-  constructor(options: TelemetryOptions) {
+  /** OpenTelemetry is loaded only when traces are exported. */
+  static async open(options: TelemetryOptions): Promise<Telemetry> {
+    const { tracesUrl, serviceName } = options.environment;
+    if (!tracesUrl) return new Telemetry(options, undefined);
+    const { Tracing } = await import('./tracing/tracing.js');
+    return new Telemetry(options, new Tracing({ tracesUrl, serviceName, serviceVersion: packageVersion() }));
+  }
+
+  private constructor(options: TelemetryOptions, tracing: Tracing | undefined) {
     const { environment } = options;
     this.metricsPublic = environment.metricsPublic;
     this.drainMs = environment.shutdownDrainMs;
@@ -53,13 +61,7 @@ export class Telemetry {
       usageWriterQueue: options.usageWriterQueue,
     });
     this.readiness = new Readiness({ store: options.store, redisUrl: options.redisUrl });
-    this.tracing = environment.tracesUrl
-      ? new Tracing({
-          tracesUrl: environment.tracesUrl,
-          serviceName: environment.serviceName,
-          serviceVersion: packageVersion(),
-        })
-      : undefined;
+    this.tracing = tracing;
     const observers: RelayObserver[] = [new MetricsObserver(this.metrics)];
     if (this.tracing) observers.push(this.tracing.observer);
     this.observer = fanOutObserver(observers);

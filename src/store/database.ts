@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, SqliteStoreDialect } from './sqlite-busy-retry.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+import { loadOnFirstUse } from '../load-on-first-use.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -94,12 +94,14 @@ function withStatementCache(database: SqliteDatabase.Database) {
   };
 }
 
+const pg = loadOnFirstUse<typeof import('pg')>('pg');
+
 const UNIQUE_VIOLATION = '23505';
 
 function openPostgres(connectionString: string, schema: string | undefined): Store {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
     throw new Error(`invalid schema name "${schema}"`);
-  const pool = new pg.Pool({
+  const pool = new (pg().Pool)({
     connectionString,
     max: 10,
     ...(schema && { options: `-c search_path=${schema}` }),
@@ -108,7 +110,7 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
       getTypeParser: (oid: number, format?: string) =>
         oid === POSTGRES_INT8_OID
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format as 'text'),
+          : pg().types.getTypeParser(oid, format as 'text'),
     },
   });
   // An idle connection the server dropped (a restart, a network cut) is only taken out of the pool;

@@ -1,5 +1,5 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
+import { loadOnFirstUse } from '../../load-on-first-use.js';
 import { formatAnthropicStreamError } from '../../protocols/anthropic-messages/format-anthropic-stream-error.js';
 import { formatSseEvent } from '../../protocols/sse/sse-event-reader.js';
 import { asJsonObject, parseJson } from '../../protocols/wire-json.js';
@@ -8,6 +8,10 @@ import { mapBedrockAnthropicErrorType } from './map-bedrock-anthropic-error-type
 export type BedrockStreamMode = 'invoke' | 'converse';
 
 type Frame = ReturnType<EventStreamCodec['decode']>;
+
+const eventStreamCodec =
+  loadOnFirstUse<typeof import('@smithy/eventstream-codec')>('@smithy/eventstream-codec');
+const utf8 = loadOnFirstUse<typeof import('@smithy/util-utf8')>('@smithy/util-utf8');
 
 export interface BedrockStreamFraming {
   /** The SSE text of every frame this chunk completes (empty while a frame is still partial). */
@@ -39,7 +43,8 @@ const MAXIMUM_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024;
  *   `event: <:error-code>` with `{"message": <:error-message>}`.
  */
 export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStreamFraming {
-  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  const { toUtf8, fromUtf8 } = utf8();
+  const codec = new (eventStreamCodec().EventStreamCodec)(toUtf8, fromUtf8);
   let pending: Buffer = Buffer.alloc(0);
   return {
     push(chunk) {
@@ -62,7 +67,7 @@ export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStre
 
 function renderFrame(frame: Frame, mode: BedrockStreamMode): string {
   const messageType = headerText(frame, ':message-type');
-  const body = toUtf8(frame.body);
+  const body = utf8().toUtf8(frame.body);
   switch (messageType) {
     case 'event':
       return mode === 'invoke'

@@ -1,5 +1,4 @@
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { loadOnFirstUse } from '../../load-on-first-use.js';
 import type { BedrockCredential } from './bedrock-credential.js';
 
 /**
@@ -7,6 +6,9 @@ import type { BedrockCredential } from './bedrock-credential.js';
  * AWS SDK's bedrock-runtime client uses), not the endpoint's `bedrock-runtime` prefix.
  */
 const SIGNING_SERVICE = 'bedrock';
+
+const signatureV4 = loadOnFirstUse<typeof import('@smithy/signature-v4')>('@smithy/signature-v4');
+const hashNode = loadOnFirstUse<typeof import('@smithy/hash-node')>('@smithy/hash-node');
 
 /**
  * The headers to send with a `POST` to a Bedrock runtime URL: the given ones plus the credential's.
@@ -33,7 +35,8 @@ export async function signBedrockRequest(options: {
   if (credential.kind === 'api-key')
     return { ...options.headers, authorization: `Bearer ${credential.token}` };
   const url = new URL(options.url);
-  const signer = new SignatureV4({
+  const { Hash } = hashNode();
+  const signer = new (signatureV4().SignatureV4)({
     service: SIGNING_SERVICE,
     region: options.region,
     credentials: {
