@@ -9,14 +9,10 @@ const EXACT_PREFIX_CHARS = 32_768;
  */
 const tokenizer = loadOnFirstUse<{ countTokens(text: string): number }>('gpt-tokenizer/encoding/o200k_base');
 
-function countTokens(text: string): number {
-  return tokenizer().countTokens(text);
-}
-
 /** Token count of a text with a real tokenizer (o200k); long texts are measured on a prefix and scaled. */
 export function estimateTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length <= EXACT_PREFIX_CHARS) return countTokens(text);
-  const prefixTokens = countTokens(text.slice(0, EXACT_PREFIX_CHARS));
+  if (text.length <= EXACT_PREFIX_CHARS) return tokenizer().countTokens(text);
+  const prefixTokens = tokenizer().countTokens(text.slice(0, EXACT_PREFIX_CHARS));
   return Math.ceil((prefixTokens * text.length) / EXACT_PREFIX_CHARS);
 }
