@@ -59,3 +59,16 @@ test('every line written before the process exits is on stdout, the last batch i
   const indexes = lines.map((line) => JSON.parse(line.text).index as number);
   expect(indexes).toEqual(Array.from({ length: 5000 }, (_, index) => index));
 });
+
+test('lines with characters of several bytes come out whole and in order across batches', async () => {
+  const { lines, exitCode } = await runWithLogger(
+    `${importLogger}
+     for (let index = 0; index < 2000; index += 1) logger.info({ index, text: 'é中🙂'.repeat(index % 7) }, 'wide');
+     process.exit(0);`,
+    { until: () => false, timeoutMs: 10_000 },
+  );
+  expect(exitCode).toBe(0);
+  const parsed = lines.map((line) => JSON.parse(line.text) as { index: number; text: string });
+  expect(parsed.map((line) => line.index)).toEqual(Array.from({ length: 2000 }, (_, index) => index));
+  for (const line of parsed) expect(line.text).toBe('é中🙂'.repeat(line.index % 7));
+});
