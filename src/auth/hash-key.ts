@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * API keys carry 48 random characters, so a fast digest resists guessing as well as a slow one;
  * only console passwords need a slow hash (see password-hash.ts).
  */
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function hashesEqual(a: string, b: string): boolean {

@@ -8,7 +8,7 @@ import type { LiveSettings } from '../config/live-settings.js';
 import type { Settings } from '../config/settings-schema.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { RateDecision, RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth } from '../routing/channel-health.js';
@@ -252,7 +252,10 @@ async function admit(
     }
 
     const { key } = principal;
-    const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
+    const limited = key.rpm !== null || key.tpm !== null;
+    const admission = limited
+      ? await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm })
+      : ADMITTED;
     if (!admission.allowed) {
       observation.rateLimited(admission.limit);
       const limit =
@@ -325,6 +328,9 @@ function refusedOutcome(request: RelayRequest, model: string | undefined, error:
     describeReply: undefined,
   };
 }
+
+/** A key without rate limits is not counted. */
+const ADMITTED: RateDecision = { allowed: true };
 
 const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;
 /** A non-streamed upstream reply is read whole; past this size it is an upstream failure. */
