@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { RelayResponse } from '../relay/relay-response.js';
+import { Cancellation } from '../relay/cancellation.js';
 import { waitForDrain } from './wait-for-drain.js';
 
 /**
@@ -27,11 +28,11 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   }
 }
 
-/** A controller aborted when the client closes the connection before the reply is finished. */
-export function abortWhenClientLeaves(reply: FastifyReply): AbortController {
-  const controller = new AbortController();
+/** A cancellation that aborts when the client closes the connection before the reply is finished. */
+export function abortWhenClientLeaves(reply: FastifyReply): Cancellation {
+  const cancellation = new Cancellation();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('client closed the connection'));
+    if (!reply.raw.writableFinished) cancellation.abort(new Error('client closed the connection'));
   });
-  return controller;
+  return cancellation;
 }

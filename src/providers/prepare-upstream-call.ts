@@ -25,7 +25,11 @@ export interface UpstreamCallRequest {
   extraHeaders?: Readonly<Record<string, string>>;
   /** The client's query string, for same-protocol calls (`beta=true`). */
   query?: string;
-  signal?: AbortSignal;
+  /**
+   * Ends a credential exchange the provider makes first; `signal` is read only then (a relay's
+   * `Cancellation` makes its AbortSignal on first use).
+   */
+  cancellation?: { readonly signal: AbortSignal };
   dispatcher: Dispatcher;
 }
 
@@ -70,7 +74,7 @@ export async function prepareUpstreamCall(
         body,
         key: request.key,
         config: channel.config,
-        signal: request.signal,
+        signal: request.cancellation?.signal,
         dispatcher: request.dispatcher,
       })
     : headers;

@@ -78,7 +78,7 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
         stream: false,
         key,
         body,
-        signal,
+        cancellation: { signal },
         dispatcher,
       });
     } catch (error) {

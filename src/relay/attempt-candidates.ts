@@ -9,6 +9,7 @@ import {
 import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
 import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
+import type { Cancellation } from './cancellation.js';
 import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
 import { classifyTransportFailure, ReplyDeadline } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
@@ -24,7 +25,7 @@ export interface AttemptOptions {
   stream: boolean;
   /** Attempts that may fail before the relay gives up; refused keys and unserved channels do not count. */
   maxAttempts: number;
-  signal: AbortSignal;
+  cancellation: Cancellation;
   dispatcher: Dispatcher;
   /** Admin-api section 7: a non-streamed reply must be whole within this... */
   upstreamTimeoutSeconds: number;
@@ -62,8 +63,9 @@ export async function attemptCandidates(options: AttemptOptions): Promise<Upstre
       attempt.abandoned();
       throw error;
     }
-    report(attempt, outcome, options.signal);
-    if (outcome.kind === 'answered' || outcome.kind === 'streaming' || options.signal.aborted) return outcome;
+    report(attempt, outcome, options.cancellation);
+    if (outcome.kind === 'answered' || outcome.kind === 'streaming' || options.cancellation.aborted)
+      return outcome;
     const refused = outcome.kind === 'upstream-error' && isCredentialRefusal(outcome.reply.statusCode);
     if (outcome.kind === 'upstream-error' && !refused && !isRetryableStatus(outcome.reply.statusCode))
       return outcome;
@@ -81,9 +83,9 @@ function isCredentialRefusal(status: number): boolean {
   return status === 401 || status === 403;
 }
 
-function report(attempt: PairAttempt, outcome: UpstreamOutcome, signal: AbortSignal): void {
+function report(attempt: PairAttempt, outcome: UpstreamOutcome, cancellation: Cancellation): void {
   if (outcome.kind === 'answered' || outcome.kind === 'streaming') return attempt.succeeded();
-  if (signal.aborted || outcome.kind === 'unserved') return attempt.abandoned();
+  if (cancellation.aborted || outcome.kind === 'unserved') return attempt.abandoned();
   if (outcome.kind === 'unreachable') return attempt.failed({ detail: outcome.detail });
   if (outcome.kind === 'timeout') return attempt.failed({ detail: outcome.limit });
   const status = outcome.reply.statusCode;
@@ -114,7 +116,7 @@ async function attemptOne(
       bodyBytes: plan.bodyBytes,
       extraHeaders: plan.extraHeaders,
       query: plan.query,
-      signal: options.signal,
+      cancellation: options.cancellation,
       dispatcher: options.dispatcher,
     });
   } catch (error) {
@@ -129,7 +131,7 @@ async function attemptOne(
     upstreamModel: plan.upstreamModel,
   });
   const outcome = await sendAttempt({ attempt, provider, plan, call, observation }, options);
-  observation.finished(describeAttempt(outcome, options.signal));
+  observation.finished(describeAttempt(outcome, options.cancellation));
   return outcome;
 }
 
@@ -168,7 +170,7 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
       url: call.url,
       headers: observation.headers ? { ...call.headers, ...observation.headers } : call.headers,
       body: call.body,
-      signal: options.signal,
+      cancellation: options.cancellation,
       dispatcher: options.dispatcher,
       headersTimeoutMs: waitMs,
       bodyTimeoutMs: waitMs,

@@ -1,11 +1,12 @@
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import type { Cancellation } from './cancellation.js';
 
 export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
   body: Buffer | string;
-  signal: AbortSignal;
+  cancellation: Cancellation;
   dispatcher: Dispatcher;
   /** Until the response headers: a non-streamed reply sends them only when generation is done. */
   headersTimeoutMs: number;
@@ -21,7 +22,7 @@ export function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
     method: 'POST',
     headers: call.headers,
     body: call.body,
-    signal: call.signal,
+    signal: call.cancellation,
     dispatcher: call.dispatcher,
     headersTimeout: call.headersTimeoutMs,
     bodyTimeout: call.bodyTimeoutMs,

@@ -16,6 +16,7 @@ import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import { attemptCandidates } from './attempt-candidates.js';
+import type { Cancellation } from './cancellation.js';
 import { framedStream } from './framed-stream.js';
 import { preflight, type RelayPlan } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
@@ -56,7 +57,7 @@ export interface RelayRequest {
   /** `performance.now()` when the request arrived. */
   startedAt: number;
   /** Aborted when the client goes away; shutdown may abort it too. */
-  cancellation: AbortController;
+  cancellation: Cancellation;
   headers: Record<string, string | string[] | undefined>;
   /** The query string without `?` (`alt=sse` aside, it travels to same-protocol upstreams). */
   query: string;
@@ -95,7 +96,8 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     reservation,
   );
 
-  const lifetime = services.tracker.begin(request.cancellation);
+  const { cancellation } = request;
+  const untrack = services.tracker.begin(cancellation);
   let handedOver = false;
   try {
     const planner = operation.createPlanner({
@@ -114,8 +116,8 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         allowPrivate: settings.image_fetch_allow_private,
         maxBytes: MAX_LINKED_FILE_BYTES,
         timeoutMs: LINKED_FILE_TIMEOUT_MS,
-        signal: lifetime.signal,
       },
+      cancellation,
       losses,
     });
     const result = await attemptCandidates({
@@ -124,7 +126,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       plan: planner,
       stream,
       maxAttempts: settings.retry_times + 1,
-      signal: lifetime.signal,
+      cancellation,
       dispatcher: services.dispatcher(),
       upstreamTimeoutSeconds: settings.upstream_timeout_s,
       streamIdleTimeoutSeconds: settings.stream_idle_timeout_s,
@@ -135,7 +137,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     });
     account.channelId = result.channel?.id ?? null;
 
-    if (lifetime.signal.aborted) throw endedFromOurSide(lifetime.signal);
+    if (cancellation.aborted) throw endedFromOurSide(cancellation);
     switch (result.kind) {
       case 'unserved':
       case 'unreachable': {
@@ -194,19 +196,17 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       firstChunk: result.firstChunk,
       iterator: result.iterator,
       account,
-      signal: lifetime.signal,
+      cancellation,
       idleTimeoutSeconds: settings.stream_idle_timeout_s,
       language: request.language,
       requestId: request.requestId,
-      onClosed: lifetime.done,
+      onClosed: untrack,
     });
     return { kind: 'stream', status: 200, headers: STREAM_HEADERS, chunks };
   } catch (caught) {
     // A client that left, or shutdown, may interrupt planning (a linked-file download) as well.
     const error =
-      lifetime.signal.aborted && !(caught instanceof GatewayError)
-        ? endedFromOurSide(lifetime.signal)
-        : caught;
+      cancellation.aborted && !(caught instanceof GatewayError) ? endedFromOurSide(cancellation) : caught;
     account.finish({
       statusCode: error instanceof GatewayError ? error.status : 500,
       charged: false,
@@ -214,7 +214,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     });
     throw error;
   } finally {
-    if (!handedOver) lifetime.done();
+    if (!handedOver) untrack();
   }
 }
 
@@ -337,8 +337,8 @@ const MAX_LINKED_FILE_BYTES = 20 * 1024 * 1024;
 const MAX_UPSTREAM_REPLY_BYTES = 128 * 1024 * 1024;
 
 /** The request was ended from the gateway's side: its client left, or shutdown cut it. */
-function endedFromOurSide(signal: AbortSignal): GatewayError {
-  const reason: unknown = signal.reason;
+function endedFromOurSide(cancellation: Cancellation): GatewayError {
+  const reason: unknown = cancellation.reason;
   return new GatewayError('upstream_unreachable', {
     detail: reason instanceof Error ? reason.message : 'client closed the connection',
   });

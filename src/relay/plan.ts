@@ -8,6 +8,7 @@ import { findProvider } from '../providers/registry.js';
 import type { ClientProtocolName, ProtocolName } from '../protocols/protocol-codec.js';
 import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
+import type { Cancellation } from './cancellation.js';
 import { convertReply, convertStream } from './convert.js';
 import { convertingClientErrors } from './operations/conversion-errors.js';
 import { passthroughReply, passthroughStream } from './passthrough.js';
@@ -45,7 +46,10 @@ export interface PlannerInput {
   defaultMaxTokens: number;
   forwardedHeaders: Record<string, string>;
   query: string;
-  files: FileFetchOptions;
+  /** How linked files are downloaded, for upstreams that need them inline. */
+  files: Omit<FileFetchOptions, 'signal'>;
+  /** Cancels the downloads when the request ends from the gateway's side. */
+  cancellation: Cancellation;
   losses: LossLog;
 }
 
@@ -86,7 +90,7 @@ export function createPlanner(
     let resolved = withFiles.get(protocol);
     if (!resolved) {
       resolved = needsInlineFiles.has(protocol)
-        ? resolveLinkedFiles(decoded(), input.files)
+        ? resolveLinkedFiles(decoded(), { ...input.files, signal: input.cancellation.signal })
         : Promise.resolve(decoded());
       withFiles.set(protocol, resolved);
     }

@@ -1,3 +1,4 @@
+import type { Cancellation } from './cancellation.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
@@ -9,7 +10,7 @@ export interface StreamRelayOptions {
   firstChunk: Buffer | undefined;
   iterator: AsyncIterator<Buffer>;
   account: RequestAccount;
-  signal: AbortSignal;
+  cancellation: Cancellation;
   idleTimeoutSeconds: number;
   language: Language;
   requestId: string;
@@ -66,8 +67,8 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       }
     }
   } catch (caught) {
-    if (options.signal.aborted) {
-      error = abortReason(options.signal);
+    if (options.cancellation.aborted) {
+      error = abortReason(options.cancellation);
       return;
     }
     const failure = classifyTransportFailure(caught, { stream: true });
@@ -82,7 +83,7 @@ export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<
       status: gatewayError.status,
     });
   } finally {
-    if (error === null && options.signal.aborted) error = abortReason(options.signal);
+    if (error === null && options.cancellation.aborted) error = abortReason(options.cancellation);
     await options.iterator.return?.().catch(() => undefined);
     options.onClosed();
     account.finish({
@@ -102,7 +103,7 @@ function clientMessage(error: GatewayError, options: { language: Language; reque
 }
 
 /** Why the stream was cut from our side: the client left, or shutdown ended it. */
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
+function abortReason(cancellation: Cancellation): string {
+  const reason: unknown = cancellation.reason;
   return reason instanceof Error ? reason.message : 'client closed the connection';
 }

@@ -1,15 +1,20 @@
+import type { Cancellation } from './cancellation.js';
+
 /**
  * Requests being relayed and settlements still being written, so shutdown can wait for them,
  * and end what is left once the grace period is over.
  */
 export class RelayTracker {
-  private readonly active = new Set<AbortController>();
+  private readonly active = new Set<Cancellation>();
   private readonly pending = new Set<Promise<unknown>>();
 
-  /** Registers a request's controller (aborted when its client leaves), so shutdown can end it too. */
-  begin(controller: AbortController): { signal: AbortSignal; done(): void } {
-    this.active.add(controller);
-    return { signal: controller.signal, done: () => void this.active.delete(controller) };
+  /**
+   * Registers a request's cancellation (aborted when its client leaves), so shutdown can end it
+   * too. Returns what ends the registration.
+   */
+  begin(cancellation: Cancellation): () => void {
+    this.active.add(cancellation);
+    return () => void this.active.delete(cancellation);
   }
 
   /** Keeps a background write (settlement, usage record) in view until it finishes. */
@@ -29,7 +34,7 @@ export class RelayTracker {
   }
 
   abortAll(reason: string): void {
-    for (const controller of this.active) controller.abort(new Error(reason));
+    for (const cancellation of this.active) cancellation.abort(new Error(reason));
   }
 
   /** Resolves once no request is active, or when the grace period runs out. */

@@ -90,3 +90,18 @@ test('a client that leaves mid-stream aborts the upstream at once and pays for w
   expect(log.prompt_tokens).toBeGreaterThan(0);
   expect(log.cost).toBeGreaterThan(0);
 });
+
+test('a client that leaves while a non-streamed answer is awaited ends the upstream call at once and pays nothing', async () => {
+  fx.upstream.script({ type: 'reply', delayMs: 10_000 });
+  const controller = new AbortController();
+  const answer = streamRaw({ stream: false }, controller.signal).catch((error: unknown) => error);
+  await expect.poll(() => fx.upstream.requests.length).toBe(1);
+  const tracker = fx.gw.gateway.services.tracker;
+  expect(tracker.activeCount).toBe(1);
+  controller.abort();
+  await answer;
+  await expect.poll(() => tracker.activeCount, { timeout: 1_000 }).toBe(0);
+  const [log] = await fx.logs();
+  expect(log.error).toBe('upstream request failed: client closed the connection');
+  expect(log.cost).toBe(0);
+});
