@@ -5,7 +5,7 @@ import type { CanonicalRequest, ReasoningEffort } from '../ir/request.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import { findProvider } from '../providers/registry.js';
-import type { ClientProtocolName, ProtocolName } from '../protocols/protocol-codec.js';
+import type { ClientProtocolName, ProtocolName, StreamEncoderOptions } from '../protocols/protocol-codec.js';
 import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
@@ -146,16 +146,31 @@ export function createPlanner(
           upstream: upstream.codec,
           client: client.codec,
           losses: input.losses,
-          encoder: {
-            losses: input.losses,
-            // Counted when an encoder reads it: only streams whose upstream reports no input count.
-            get estimatedInputTokens() {
-              return input.inputTokens.count();
-            },
-            model: input.requestedModel,
-            includeUsage: input.clientWantsUsage,
-          },
+          encoder: new EncoderOptions(input),
         }),
     };
   };
+}
+
+/**
+ * A converted stream's encoder options. The input estimate is counted when an encoder reads it
+ * (only streams whose upstream reports no input count do). A getter on the class, not in an object
+ * literal: a literal with a getter gets a hidden class of its own each time, in the old generation.
+ */
+class EncoderOptions implements StreamEncoderOptions {
+  readonly losses: LossLog;
+  readonly model: string;
+  readonly includeUsage: boolean;
+  readonly #inputTokens: TokenEstimate;
+
+  constructor(input: PlannerInput) {
+    this.losses = input.losses;
+    this.model = input.requestedModel;
+    this.includeUsage = input.clientWantsUsage;
+    this.#inputTokens = input.inputTokens;
+  }
+
+  get estimatedInputTokens(): number {
+    return this.#inputTokens.count();
+  }
 }
