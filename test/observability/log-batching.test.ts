@@ -16,8 +16,10 @@ function runWithLogger(script: string, options: { until: (lines: string[]) => bo
         child.kill('SIGKILL');
         reject(new Error(`timed out with ${lines.length} lines`));
       }, options.timeoutMs);
-      child.stdout.on('data', (chunk: Buffer) => {
-        const parts = (buffered + chunk.toString()).split('\n');
+      // Decoded across reads: a character may be split between two of them.
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        const parts = (buffered + chunk).split('\n');
         buffered = parts.pop() ?? '';
         for (const text of parts) lines.push({ text, at: performance.now() - started });
         if (options.until(lines.map((line) => line.text))) {
