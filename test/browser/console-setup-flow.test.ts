@@ -21,6 +21,7 @@ import {
   signInWithPassword,
   signInWithToken,
 } from '../helpers/console-browser.js';
+import { allStarted } from '../helpers/all-started.js';
 
 // A whole browser session per test: about 10 s alone, and more with the rest of the suite on both cores.
 vi.setConfig({ testTimeout: 60_000 });
@@ -44,10 +45,12 @@ beforeAll(async () => {
   // Builds dist/ and, when its sources changed, console/dist (the build skips it otherwise).
   await ensureGatewayBuilt();
   dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-browser-'));
-  [upstream, gateway, browser] = await Promise.all([
-    startFakeOpenAI({ apiKey: UPSTREAM_KEY }),
-    startBuiltGateway({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }),
-    launchChromium(),
+  await allStarted([
+    startFakeOpenAI({ apiKey: UPSTREAM_KEY }).then((started) => (upstream = started)),
+    startBuiltGateway({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }).then(
+      (started) => (gateway = started),
+    ),
+    launchChromium().then((started) => (browser = started)),
   ]);
   admin = await (await openContext(browser, { origin: gateway.origin })).newPage();
 }, 180_000);

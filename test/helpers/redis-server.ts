@@ -8,7 +8,7 @@ export const redisServerAvailable = spawnSync('redis-server', ['--version']).sta
 export interface OwnRedis {
   url: string;
   stop(): Promise<void>;
-  /** Starts it again on the same port. */
+  /** Starts it again on the same port (nothing when it runs). */
   start(): Promise<void>;
 }
 
@@ -16,6 +16,8 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
+    // Already running: a second server on the same port would fail and hide the first from `stop`.
+    if (child && child.exitCode === null && child.signalCode === null) return;
     const started = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
