@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { Environment } from '../../src/config/environment.js';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
+import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { startTestGateway, type TestGateway } from './start-test-gateway.js';
 
@@ -83,6 +84,22 @@ export async function addBackupChannel(
     priority: -1,
   });
   return { backup, backupId: channel.body.id };
+}
+
+const ANTHROPIC_KEY = 'anthropic-upstream-key';
+
+/** An Anthropic-type channel on a fake Anthropic upstream for `claude-sonnet-4-5`, priced at 3 / 15 USD. */
+export async function addAnthropicChannel(fx: RelayFixture): Promise<FakeUpstream> {
+  const anthropic = await startFakeAnthropic({ apiKey: ANTHROPIC_KEY });
+  await fx.gw.admin('POST', '/channels', {
+    name: 'claude',
+    type: 'anthropic',
+    base_url: anthropic.origin,
+    keys: [ANTHROPIC_KEY],
+    models: ['claude-sonnet-4-5'],
+  });
+  await fx.gw.admin('PUT', '/prices/claude-sonnet-4-5', { input: 3, output: 15 });
+  return anthropic;
 }
 
 /** Sets the channels healthy again: a channel enabled again starts afresh (cooldowns, refused keys). */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { readEnvironment } from '../../src/config/environment.js';
-import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import {
+  addAnthropicChannel,
   addBackupChannel,
   resetChannelHealth,
   startRelayFixture,
@@ -25,15 +25,7 @@ beforeAll(async () => {
   const observability = { ...readEnvironment({}).observability, tracesUrl: receiver.url };
   fx = await startRelayFixture({ gateway: { observability } });
   ({ backup, backupId } = await addBackupChannel(fx));
-  anthropic = await startFakeAnthropic({ apiKey: 'anthropic-upstream-key' });
-  await fx.gw.admin('POST', '/channels', {
-    name: 'claude',
-    type: 'anthropic',
-    base_url: anthropic.origin,
-    keys: ['anthropic-upstream-key'],
-    models: ['claude-sonnet-4-5'],
-  });
-  await fx.gw.admin('PUT', '/prices/claude-sonnet-4-5', { input: 3, output: 15 });
+  anthropic = await addAnthropicChannel(fx);
 });
 afterAll(async () => {
   await fx.close();

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
-import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
+import { addAnthropicChannel, startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 
 let fx: RelayFixture;
 let anthropic: FakeUpstream;
@@ -13,15 +12,7 @@ let fileConnectionsClosed = 0;
 
 beforeAll(async () => {
   fx = await startRelayFixture();
-  anthropic = await startFakeAnthropic({ apiKey: 'anthropic-key' });
-  await fx.gw.admin('POST', '/channels', {
-    name: 'anthropic',
-    type: 'anthropic',
-    base_url: anthropic.origin,
-    keys: ['anthropic-key'],
-    models: ['claude-sonnet-4-5'],
-  });
-  await fx.gw.admin('PUT', '/prices/claude-sonnet-4-5', { input: 3, output: 15 });
+  anthropic = await addAnthropicChannel(fx);
   await fx.gw.admin('PATCH', '/settings', { image_fetch_allow_private: true });
   // Takes the download and never answers it.
   fileServer = createServer((incoming) => {
