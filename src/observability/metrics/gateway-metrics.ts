@@ -1,7 +1,8 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { PairState } from '../../routing/channel-health.js';
 import type { AttemptOutcome, RequestOutcome } from '../../relay/relay-observer.js';
 import { NANO_PER_USD } from '../../billing/money.js';
+import { BucketFamily } from './bucket-family.js';
 import { LabelledChildren } from './labelled-children.js';
 import { TallyFamily, type Tally } from './tally-family.js';
 
@@ -36,7 +37,7 @@ interface ModelBilling {
  * The gateway's Prometheus metrics (admin-api section 9), one registry per gateway. Every label
  * value is bounded: endpoints and outcomes are the gateway's own names, channels are ids, statuses
  * are HTTP codes, and a model is named only when it is priced. Counters add to plain numbers and
- * histograms observe through cached children, so a request costs a few map lookups.
+ * histograms count into plain buckets, so a request costs a few map lookups.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -45,8 +46,8 @@ export class GatewayMetrics {
   private readonly attempts: TallyFamily;
   private readonly rateLimits: TallyFamily;
   private readonly billing: LabelledChildren<ModelBilling>;
-  private readonly durations: LabelledChildren<Histogram.Internal<string>>;
-  private readonly firstBytes: LabelledChildren<Histogram.Internal<string>>;
+  private readonly durations: BucketFamily;
+  private readonly firstBytes: BucketFamily;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -57,22 +58,20 @@ export class GatewayMetrics {
       labelNames: ['endpoint', 'model', 'channel', 'status'],
       registers,
     });
-    const durations = new Histogram({
+    this.durations = new BucketFamily({
       name: 'gateway_request_duration_seconds',
       help: 'Time from a relayed request arriving to its end (for streams: the last byte).',
       labelNames: ['endpoint', 'stream'],
       buckets: REQUEST_SECONDS,
       registers,
     });
-    this.durations = new LabelledChildren((labels) => durations.labels(...labels));
-    const firstBytes = new Histogram({
+    this.firstBytes = new BucketFamily({
       name: 'gateway_upstream_first_byte_seconds',
       help: "Time from sending a successful upstream call to its first byte (a stream's first chunk, a reply's head).",
       labelNames: ['channel'],
       buckets: FIRST_BYTE_SECONDS,
       registers,
     });
-    this.firstBytes = new LabelledChildren((labels) => firstBytes.labels(...labels));
     const tokens = new TallyFamily({
       name: 'gateway_tokens_total',
       help: 'Billed tokens by model and kind: input (cache reads and writes included), cached, cache_write, output (reasoning included), reasoning.',
