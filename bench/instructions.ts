@@ -5,8 +5,15 @@
  * leave out the kernel's side (socket writes, SQLite's file writes), which `npm run bench` sees.
  *
  * Each target runs under valgrind with collection off while it warms up (the JIT compiles the hot
- * paths), then counts `BENCH_REQUESTS` requests sent four at a time. Needs valgrind (Debian:
+ * paths), then counts `BENCH_REQUESTS` requests sent one after the other. Needs valgrind (Debian:
  * `apt-get install valgrind`). Takes about six minutes.
+ *
+ * Two choices make a count repeat to about one percent (it moved by ten before): V8 runs
+ * `--single-threaded`, so the JIT compiles on the main thread when a function is hot, not on a
+ * helper thread that valgrind runs at its own pace (under valgrind, code waiting for its
+ * optimised version ran unoptimised for longer or shorter from run to run, and the helper threads'
+ * compiling was a third of the count); and requests go one at a time, so each commits alone
+ * instead of in groups whose sizes follow the timing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -20,7 +27,7 @@ import { seedGateway } from './seed.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const warmUp = Number(process.env.BENCH_WARM_UP ?? 4000);
-const CONCURRENCY = 4;
+const CONCURRENCY = 1;
 const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
 const outputDirectory = mkdtempSync(path.join(tmpdir(), 'gateway-instructions-'));
@@ -41,6 +48,7 @@ function startUnderCallgrind(name: string, script: string, env: Record<string, s
       '--smc-check=all-non-file',
       `--callgrind-out-file=${path.join(outputDirectory, `${name}.out`)}`,
       process.execPath,
+      '--single-threaded',
       script,
     ],
     { env: { ...process.env, HOST, ...env }, stdio: ['ignore', 'pipe', 'ignore'] },
