@@ -34,9 +34,6 @@ test("a bucket family is exposed exactly as prom-client's histogram with the sam
   const json = async (registry: Registry) =>
     JSON.parse(JSON.stringify(await registry.getMetricsAsJSON(), withoutExemplars)) as unknown;
   expect(await json(ours)).toEqual(await json(reference));
-  ours.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-  reference.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-  expect(await ours.metrics()).toBe(await reference.metrics());
 });
 
 test('a series found again is the same series, and a reset zeroes every series', async () => {
