@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './schema.js';
 import { BUSY_TIMEOUT_MS, SqliteStoreDialect } from './sqlite-busy-retry.js';
-import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+import { startWalCheckpointer, WAL_RESTART_FRAMES, type WalCheckpointer } from './wal-checkpointer.js';
 import { loadOnFirstUse } from '../load-on-first-use.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -56,6 +56,8 @@ function openSqlite(dataDir: string, checkpointWal: boolean): Store {
   let checkpointer: WalCheckpointer | undefined;
   if (file !== ':memory:') {
     sqlite.pragma('wal_autocheckpoint = 0');
+    // When the log starts over, the writer trims the file back to this size (see wal-checkpointer.ts).
+    sqlite.pragma(`journal_size_limit = ${WAL_RESTART_FRAMES * 4096}`);
     if (checkpointWal) checkpointer = startWalCheckpointer(file);
   }
   const db = new Kysely<Database>({

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { expect, test } from 'vitest';
 import { openStore } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createRepositories } from '../../src/store/repositories.js';
+import { BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/sqlite-busy-retry.js';
+import { startWalCheckpointer } from '../../src/store/wal-checkpointer.js';
 
 test('the write-ahead log is copied into the database file by the background checkpointer', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
@@ -44,4 +47,46 @@ test('the write-ahead log is copied into the database file by the background che
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test('under writes that never pause, the write-ahead log still starts over and stays bounded', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
+  const file = path.join(dataDir, 'gateway.sqlite');
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('wal_autocheckpoint = 0');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const restartFrames = 200;
+  const pageSize = Number(database.pragma('page_size', { simple: true }));
+  database.pragma(`journal_size_limit = ${restartFrames * pageSize}`);
+  database.exec('create table counters (id integer primary key, value integer not null)');
+  database.prepare('insert into counters (id, value) values (1, 0)').run();
+  const increment = database.prepare('update counters set value = value + 1 where id = 1');
+  const checkpointer = startWalCheckpointer(file, { intervalMs: 20, restartFrames });
+  let largest = 0;
+  let commits = 0;
+  try {
+    // One commit per turn of the event loop, for two seconds: the worker's passive checkpoints
+    // never find the log idle. A commit refused while the restart holds the lock tries again.
+    const until = performance.now() + 2000;
+    while (performance.now() < until) {
+      try {
+        increment.run();
+        commits += 1;
+      } catch (error) {
+        if (!isBusyError(error)) throw error;
+      }
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    await checkpointer.close();
+    database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  // Each commit appends a frame: a log that never started over would hold one per commit. Between
+  // two restarts it grows by what the writes add in one interval, on top of `restartFrames`.
+  expect(commits).toBeGreaterThan(restartFrames * 20);
+  expect(largest / pageSize).toBeLessThan(commits / 4);
 });
