@@ -72,3 +72,70 @@ test('the debug level is written with its own number', () => {
   writeAccessLog(logger, 'debug', { ...entry, outcome: undefined });
   expect(JSON.parse(lines[0]!)).toMatchObject({ level: 20, status: 200, msg: 'request' });
 });
+
+/** The members of an access line, built as an object in the documented order, for pino to write. */
+function fieldsOf(line: AccessEntry): Record<string, unknown> {
+  const { outcome } = line;
+  return {
+    requestId: line.requestId,
+    method: line.method,
+    path: line.path,
+    status: line.status,
+    latencyMs: Math.round(line.latencyMs),
+    ip: line.ip,
+    ...(line.userId !== undefined && { userId: line.userId }),
+    ...(line.keyId !== undefined && { keyId: line.keyId }),
+    ...(!line.completed && { aborted: true }),
+    ...(outcome && {
+      endpoint: outcome.endpoint,
+      ...(outcome.model !== undefined && { model: outcome.model }),
+      channelId: outcome.channelId,
+      stream: outcome.stream,
+      ...(outcome.tokens && { tokens: outcome.tokens }),
+      costUsd: outcome.cost / 1e9,
+      firstByteMs: outcome.firstByteMs,
+      ...(outcome.error !== null && line.status < 400 && { streamError: true }),
+    }),
+  };
+}
+
+const outcome = entry.outcome!;
+test.each<[string, AccessEntry]>([
+  ['no relay outcome, no key', { ...entry, userId: undefined, keyId: undefined, outcome: undefined }],
+  ['a client that left', { ...entry, completed: false }],
+  [
+    'a refusal before any channel',
+    {
+      ...entry,
+      status: 503,
+      outcome: {
+        ...outcome,
+        model: undefined,
+        channelId: null,
+        tokens: undefined,
+        firstByteMs: null,
+        cost: 0,
+        error: 'no channel',
+      },
+    },
+  ],
+  [
+    'a stream that ended with an error event',
+    { ...entry, outcome: { ...outcome, stream: true, error: 'upstream closed' } },
+  ],
+  [
+    'text that JSON must escape',
+    {
+      ...entry,
+      path: '/v1/"odd"\\path\u0001\u2028é',
+      ip: '::ffff:127.0.0.1',
+      outcome: { ...outcome, model: 'm\n"x"' },
+    },
+  ],
+])('the access line matches what pino writes for the same fields: %s', (_name, line) => {
+  const lines: string[] = [];
+  const logger = createLogger('info', 'json', { write: (text: string) => void lines.push(text) });
+  writeAccessLog(logger, 'info', line);
+  logger.info(fieldsOf(line), 'request');
+  expect(withoutTime(lines[0]!)).toBe(withoutTime(lines[1]!));
+});
