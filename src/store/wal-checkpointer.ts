@@ -11,13 +11,15 @@ import { Worker } from 'node:worker_threads';
  * (66 MB in twelve seconds of saturation), and a process opening the file must read all of it.
  * Once the log passes `restartFrames`, a restart checkpoint follows the passive one: it takes the
  * write lock for the frames written since (the passive pass copied the rest), so the next commit
- * starts the log over, and the writer trims the file to `journal_size_limit`.
+ * starts the log over, and the writer trims the file to `journal_size_limit`. While it waits for
+ * readers still on the log it keeps the write lock, so it waits at most 10 ms; one that gives up
+ * (a long read in another process) is tried again on the next round.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const database = new Database(workerData.file);
-database.pragma('busy_timeout = 5000');
+database.pragma('busy_timeout = 10');
 const timer = setInterval(() => {
   try {
     const [{ log }] = database.pragma('wal_checkpoint(PASSIVE)');

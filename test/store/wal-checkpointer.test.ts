@@ -90,3 +90,44 @@ test('under writes that never pause, the write-ahead log still starts over and s
   expect(commits).toBeGreaterThan(restartFrames * 20);
   expect(largest / pageSize).toBeLessThan(commits / 4);
 });
+
+test('a reader that keeps an old snapshot does not hold the writer up while the log waits to start over', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
+  const file = path.join(dataDir, 'gateway.sqlite');
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('wal_autocheckpoint = 0');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  database.exec('create table counters (id integer primary key, value integer not null)');
+  database.prepare('insert into counters (id, value) values (1, 0)').run();
+  const increment = database.prepare('update counters set value = value + 1 where id = 1');
+  for (let index = 0; index < 300; index++) increment.run();
+  // Another connection (another process, in a cluster) in the middle of a long read.
+  const reader = new SqliteDatabase(file);
+  reader.exec('begin');
+  reader.prepare('select value from counters').get();
+  const checkpointer = startWalCheckpointer(file, { intervalMs: 20, restartFrames: 100 });
+  let longestStall = 0;
+  try {
+    let lastCommit = performance.now();
+    const until = lastCommit + 1500;
+    while (performance.now() < until) {
+      try {
+        increment.run();
+        lastCommit = performance.now();
+      } catch (error) {
+        if (!isBusyError(error)) throw error;
+        longestStall = Math.max(longestStall, performance.now() - lastCommit);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    reader.exec('rollback');
+    reader.close();
+    await checkpointer.close();
+    database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  // Each restart attempt keeps the write lock for at most its own 10 ms wait for the reader.
+  expect(longestStall).toBeLessThan(200);
+});
