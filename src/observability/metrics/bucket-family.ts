@@ -1,5 +1,5 @@
 import type { MetricValueWithName, Registry } from 'prom-client';
-import { LabelledChildren } from './labelled-children.js';
+import { LabelledChildren, labelSet } from './labelled-children.js';
 
 /** One series of a histogram family: observations per bucket, kept as plain numbers. */
 export class BucketSeries {
@@ -48,13 +48,9 @@ export class BucketFamily {
   }) {
     const bounds = [...config.buckets].sort((a, b) => a - b);
     this.bounds = bounds;
-    this.series = new LabelledChildren((values) => {
-      const labels: Record<string, string> = {};
-      config.labelNames.forEach((name, index) => {
-        labels[name] = values[index] ?? '';
-      });
-      return new BucketSeries(bounds, labels);
-    });
+    this.series = new LabelledChildren(
+      (values) => new BucketSeries(bounds, labelSet(config.labelNames, values)),
+    );
     const head = { name: config.name, help: config.help, type: 'histogram', aggregator: 'sum' } as const;
     const exported = () => ({ ...head, values: this.values(config.name) });
     const metric = {

@@ -36,3 +36,12 @@ export class LabelledChildren<Child> {
     return this.made;
   }
 }
+
+/** The label set of a series: each label name with its value, in the family's order. */
+export function labelSet(names: readonly string[], values: readonly string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  names.forEach((name, index) => {
+    labels[name] = values[index] ?? '';
+  });
+  return labels;
+}

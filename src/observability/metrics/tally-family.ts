@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import { LabelledChildren } from './labelled-children.js';
+import { LabelledChildren, labelSet } from './labelled-children.js';
 
 /** One series of a counter family: a plain number the hot path adds to. */
 export interface Tally {
@@ -16,13 +16,10 @@ export class TallyFamily {
   private readonly tallies: LabelledChildren<Tally>;
 
   constructor(config: { name: string; help: string; labelNames: readonly string[]; registers: Registry[] }) {
-    this.tallies = new LabelledChildren((values) => {
-      const labels: Record<string, string> = {};
-      config.labelNames.forEach((name, index) => {
-        labels[name] = values[index] ?? '';
-      });
-      return { value: 0, labels };
-    });
+    this.tallies = new LabelledChildren((values) => ({
+      value: 0,
+      labels: labelSet(config.labelNames, values),
+    }));
     const counter: Counter = new Counter({
       ...config,
       collect: () => {
