@@ -1,14 +1,14 @@
 /**
  * `npm run bench:instructions`: user-space instructions per request, counted by valgrind's
- * callgrind, for the bare proxy and the gateway on the same calls. Counts, unlike times, repeat
- * from run to run whatever else the machine is doing, so a change of a few percent shows. They
+ * callgrind, for the bare proxy and the gateway on the same calls. Counts move far less than
+ * times from run to run, so a change of several percent shows in a few runs of each build. They
  * leave out the kernel's side (socket writes, SQLite's file writes), which `npm run bench` sees.
  *
  * Each target runs under valgrind with collection off while it warms up (the JIT compiles the hot
  * paths), then counts `BENCH_REQUESTS` requests sent one after the other. Needs valgrind (Debian:
  * `apt-get install valgrind`). Takes about six minutes.
  *
- * Two choices make a count repeat to about one percent (it moved by ten before): V8 runs
+ * Two choices make counts repeat more closely (see the README for how closely): V8 runs
  * `--single-threaded`, so the JIT compiles on the main thread when a function is hot, not on a
  * helper thread that valgrind runs at its own pace (under valgrind, code waiting for its
  * optimised version ran unoptimised for longer or shorter from run to run, and the helper threads'
