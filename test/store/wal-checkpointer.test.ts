@@ -49,7 +49,11 @@ test('the write-ahead log is copied into the database file by the background che
   }
 });
 
-test('under writes that never pause, the write-ahead log still starts over and stays bounded', async () => {
+/**
+ * A database file in WAL mode, set up as the gateway's (commits never checkpoint, a short busy
+ * wait), with one counter row and the statement that adds one to it: one frame per commit.
+ */
+function openCounter() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
   const file = path.join(dataDir, 'gateway.sqlite');
   const database = new SqliteDatabase(file);
@@ -57,12 +61,17 @@ test('under writes that never pause, the write-ahead log still starts over and s
   database.pragma('synchronous = NORMAL');
   database.pragma('wal_autocheckpoint = 0');
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const restartFrames = 200;
-  const pageSize = Number(database.pragma('page_size', { simple: true }));
-  database.pragma(`journal_size_limit = ${restartFrames * pageSize}`);
   database.exec('create table counters (id integer primary key, value integer not null)');
   database.prepare('insert into counters (id, value) values (1, 0)').run();
   const increment = database.prepare('update counters set value = value + 1 where id = 1');
+  return { dataDir, file, database, increment };
+}
+
+test('under writes that never pause, the write-ahead log still starts over and stays bounded', async () => {
+  const { dataDir, file, database, increment } = openCounter();
+  const restartFrames = 200;
+  const pageSize = Number(database.pragma('page_size', { simple: true }));
+  database.pragma(`journal_size_limit = ${restartFrames * pageSize}`);
   const checkpointer = startWalCheckpointer(file, { intervalMs: 20, restartFrames });
   let largest = 0;
   let commits = 0;
@@ -92,15 +101,7 @@ test('under writes that never pause, the write-ahead log still starts over and s
 });
 
 test('a reader that keeps an old snapshot does not hold the writer up while the log waits to start over', async () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
-  const file = path.join(dataDir, 'gateway.sqlite');
-  const database = new SqliteDatabase(file);
-  database.pragma('journal_mode = WAL');
-  database.pragma('wal_autocheckpoint = 0');
-  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  database.exec('create table counters (id integer primary key, value integer not null)');
-  database.prepare('insert into counters (id, value) values (1, 0)').run();
-  const increment = database.prepare('update counters set value = value + 1 where id = 1');
+  const { dataDir, file, database, increment } = openCounter();
   for (let index = 0; index < 300; index++) increment.run();
   // Another connection (another process, in a cluster) in the middle of a long read.
   const reader = new SqliteDatabase(file);
