@@ -1,12 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { RelayResponse } from '../relay/relay-response.js';
 import { Cancellation } from '../relay/cancellation.js';
-import { waitForDrain } from './wait-for-drain.js';
 
-/**
- * Writes a relayed reply. Streams go straight to the socket, chunk by chunk, waiting for the
- * client to drain when it is slow; when the client leaves, the chunk source is closed at once.
- */
+/** Writes a relayed reply; a stream's relay writes to the socket itself, chunk by chunk. */
 export async function sendRelayResponse(reply: FastifyReply, response: RelayResponse): Promise<void> {
   if (response.kind === 'complete') {
     await reply.code(response.status).headers(response.headers).send(response.body);
@@ -16,14 +12,9 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   const raw = reply.raw;
   raw.writeHead(response.status, { ...(reply.getHeaders() as Record<string, string>), ...response.headers });
   raw.flushHeaders();
-  const { chunks } = response;
   try {
-    for await (const chunk of chunks) {
-      if (raw.destroyed) break;
-      if (!raw.write(chunk)) await waitForDrain(raw);
-    }
+    await response.relay(raw);
   } finally {
-    await chunks.return(undefined);
     if (!raw.destroyed) raw.end();
   }
 }

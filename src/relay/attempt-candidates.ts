@@ -14,6 +14,7 @@ import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upst
 import { classifyTransportFailure, ReplyDeadline } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';
+import { readFirstChunk } from './read-first-chunk.js';
 import type { AttemptObservation, RequestObservation } from './relay-observer.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 
@@ -182,19 +183,10 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
   if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
 
   if (options.stream) {
-    const iterator = (reply.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     try {
-      const first = await iterator.next();
+      const firstChunk = await readFirstChunk(reply.body);
       observation.firstByte();
-      return {
-        kind: 'streaming',
-        channel,
-        plan,
-        reply,
-        firstChunk: first.done ? undefined : first.value,
-        iterator,
-        framing: call.framing,
-      };
+      return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
     } catch (error) {
       return failed(error);
     }

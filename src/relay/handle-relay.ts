@@ -191,10 +191,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     handedOver = true;
     observation.streamOpened();
     const transform = result.plan.stream();
-    const chunks = relayStream({
+    const relay = relayStream({
       transform: result.framing ? framedStream(transform, result.framing()) : transform,
       firstChunk: result.firstChunk,
-      iterator: result.iterator,
+      body: result.body,
       account,
       cancellation,
       idleTimeoutSeconds: settings.stream_idle_timeout_s,
@@ -202,7 +202,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestId: request.requestId,
       onClosed: untrack,
     });
-    return { kind: 'stream', status: 200, headers: STREAM_HEADERS, chunks };
+    return { kind: 'stream', status: 200, headers: STREAM_HEADERS, relay };
   } catch (caught) {
     // A client that left, or shutdown, may interrupt planning (a linked-file download) as well.
     const error =

@@ -1,11 +1,13 @@
-/** What the HTTP layer sends for a relayed request: a complete body, or chunks to stream. */
+import type { StreamRelay } from './relay-stream.js';
+
+/** What the HTTP layer sends for a relayed request: a complete body, or a stream to relay. */
 export type RelayResponse =
   | { kind: 'complete'; status: number; headers: Record<string, string>; body: Buffer | string }
   | {
       kind: 'stream';
       status: number;
       headers: Record<string, string>;
-      chunks: AsyncGenerator<Buffer | string>;
+      relay: StreamRelay;
     };
 
 export const STREAM_HEADERS: Record<string, string> = {

@@ -1,6 +1,8 @@
+import { finished, type Readable } from 'node:stream';
 import type { Cancellation } from './cancellation.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { waitForDrain, type DrainSource } from './wait-for-drain.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import type { RequestAccount } from './request-account.js';
 import type { StreamTransform } from './transforms.js';
@@ -8,8 +10,9 @@ import type { StreamTransform } from './transforms.js';
 export interface StreamRelayOptions {
   transform: StreamTransform;
   firstChunk: Buffer | undefined;
-  iterator: AsyncIterator<Buffer>;
-  account: RequestAccount;
+  /** The upstream's body, paused after its first chunk (`readFirstChunk`). */
+  body: Readable;
+  account: Pick<RequestAccount, 'markFirstByte' | 'finish'>;
   cancellation: Cancellation;
   idleTimeoutSeconds: number;
   language: Language;
@@ -18,88 +21,151 @@ export interface StreamRelayOptions {
   onClosed: () => void;
 }
 
+/** The client's connection, as a stream relay writes to it. */
+export interface ChunkSink extends DrainSource {
+  /** False when the client's buffer is full: the relay waits for `drain` before reading on. */
+  write(chunk: Buffer | string): boolean;
+}
+
+/** Relays the stream to the client; resolves once it is over and its account finished. */
+export type StreamRelay = (client: ChunkSink) => Promise<void>;
+
 /**
  * The client's side of an upstream stream: each upstream chunk goes through the transform and out
- * at once. However the stream ends (done, client gone, idle upstream, broken upstream, the
- * upstream's own error event), the account is finished once, in `finally`, on the usage known by
- * then.
+ * as it arrives, straight from the body's `data` event (no promise between the two sockets), the
+ * upstream paused while the client drains. However the stream ends (done, client gone, idle
+ * upstream, broken upstream, the upstream's own error event), the account is finished once, on the
+ * usage known by then.
  */
-export async function* relayStream(options: StreamRelayOptions): AsyncGenerator<Buffer | string> {
-  const { transform, account } = options;
-  let error: string | null = null;
-  try {
-    if (options.firstChunk) {
-      account.markFirstByte();
-      const out = transform.push(options.firstChunk);
-      if (out !== undefined) yield out;
+export function relayStream(options: StreamRelayOptions): StreamRelay {
+  return (client) => new Promise((resolve) => new StreamPump(options, client, resolve).start());
+}
+
+class StreamPump {
+  private error: string | null = null;
+  private over = false;
+  private stopWatching: (() => void) | undefined;
+
+  constructor(
+    private readonly options: StreamRelayOptions,
+    private readonly client: ChunkSink,
+    private readonly resolve: () => void,
+  ) {}
+
+  start(): void {
+    const { firstChunk, body } = this.options;
+    if (firstChunk) {
+      this.options.account.markFirstByte();
+      this.onData(firstChunk);
+      if (this.over) return;
     }
-    while (!transform.failure()) {
-      const next = await options.iterator.next();
-      if (next.done) {
-        const rest = transform.end();
-        if (rest !== undefined) yield rest;
-        break;
-      }
-      const out = transform.push(next.value);
-      if (out !== undefined) yield out;
+    body.on('data', this.onData);
+    this.stopWatching = finished(body, this.onBodyEnded);
+    body.resume();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.over) return;
+    let out: Buffer | string | undefined;
+    try {
+      out = this.options.transform.push(chunk);
+    } catch (error) {
+      return this.fail(error);
     }
-    const failure = transform.failure();
+    this.send(out);
+    if (this.options.transform.failure()) this.endWithFailure();
+  };
+
+  private readonly onBodyEnded = (error?: Error | null): void => {
+    if (this.over) return;
+    if (error) return this.fail(error);
+    try {
+      this.send(this.options.transform.end());
+    } catch (caught) {
+      return this.fail(caught);
+    }
+    this.endWithFailure();
+  };
+
+  private send(out: Buffer | string | undefined): void {
+    if (out === undefined || this.over) return;
+    if (this.client.destroyed) return this.finish();
+    if (this.client.write(out)) return;
+    const { body } = this.options;
+    body.pause();
+    void waitForDrain(this.client).then(() => {
+      if (!this.over) body.resume();
+    });
+  }
+
+  /** The upstream ended, or its transform stopped reading it: how the stream failed, if it did. */
+  private endWithFailure(): void {
+    const failure = this.options.transform.failure();
     switch (failure?.kind) {
       case undefined:
         break;
-      case 'broken': {
-        const gatewayError = new GatewayError('upstream_stream_broken', { detail: failure.detail });
-        error = gatewayError.message;
-        yield transform.errorEvent({
-          message: clientMessage(gatewayError, options),
-          code: gatewayError.code,
-          status: gatewayError.status,
-        });
+      case 'broken':
+        this.sendError(new GatewayError('upstream_stream_broken', { detail: failure.detail }));
         break;
-      }
       case 'reported':
         // The client already has the upstream's own error event.
-        error = `the upstream sent an error event: ${failure.message}`;
+        this.error = `the upstream sent an error event: ${failure.message}`;
         break;
       default: {
         const unreachable: never = failure;
         return unreachable;
       }
     }
-  } catch (caught) {
-    if (options.cancellation.aborted) {
-      error = abortReason(options.cancellation);
-      return;
+    this.finish();
+  }
+
+  private fail(caught: unknown): void {
+    if (!this.options.cancellation.aborted) {
+      const failure = classifyTransportFailure(caught, { stream: true });
+      this.sendError(
+        failure.kind === 'timeout'
+          ? new GatewayError('upstream_timeout', {
+              seconds: this.options.idleTimeoutSeconds,
+              limit: failure.limit,
+            })
+          : new GatewayError('upstream_stream_broken', { detail: failure.detail }),
+      );
     }
-    const failure = classifyTransportFailure(caught, { stream: true });
-    const gatewayError =
-      failure.kind === 'timeout'
-        ? new GatewayError('upstream_timeout', { seconds: options.idleTimeoutSeconds, limit: failure.limit })
-        : new GatewayError('upstream_stream_broken', { detail: failure.detail });
-    error = gatewayError.message;
-    yield transform.errorEvent({
-      message: clientMessage(gatewayError, options),
-      code: gatewayError.code,
-      status: gatewayError.status,
-    });
-  } finally {
-    if (error === null && options.cancellation.aborted) error = abortReason(options.cancellation);
-    await options.iterator.return?.().catch(() => undefined);
-    options.onClosed();
-    account.finish({
+    this.finish();
+  }
+
+  /** Ends the client's stream with the gateway's own error event. */
+  private sendError(error: GatewayError): void {
+    this.error = error.message;
+    this.send(
+      this.options.transform.errorEvent({
+        message: `${error.localizedMessage(this.options.language)} (request id: ${this.options.requestId})`,
+        code: error.code,
+        status: error.status,
+      }),
+    );
+  }
+
+  private finish(): void {
+    if (this.over) return;
+    this.over = true;
+    const { body, cancellation, transform } = this.options;
+    if (this.error === null && (cancellation.aborted || this.client.destroyed))
+      this.error = abortReason(cancellation);
+    body.off('data', this.onData);
+    this.stopWatching?.();
+    body.destroy();
+    this.options.onClosed();
+    this.options.account.finish({
       statusCode: 200,
       charged: true,
       reported: transform.usage(),
       producedText: () => transform.producedText(),
-      error,
+      error: this.error,
       describeReply: () => transform.facts?.(),
     });
+    this.resolve();
   }
-}
-
-/** The error's text in the caller's language, with the request id to quote to support. */
-function clientMessage(error: GatewayError, options: { language: Language; requestId: string }): string {
-  return `${error.localizedMessage(options.language)} (request id: ${options.requestId})`;
 }
 
 /** Why the stream was cut from our side: the client left, or shutdown ended it. */

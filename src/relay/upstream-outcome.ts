@@ -1,5 +1,6 @@
 import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
+import type { Readable } from 'node:stream';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { UpstreamReply } from './call-upstream.js';
 import type { UpstreamPlan } from './plan.js';
@@ -22,7 +23,8 @@ export type UpstreamOutcome =
       reply: UpstreamReply;
       /** The first body chunk, already read so that failover stays possible until then. */
       firstChunk: Buffer | undefined;
-      iterator: AsyncIterator<Buffer>;
+      /** The rest of the body, paused. */
+      body: Readable;
       /** The upstream's stream framing when it is not server-sent events. */
       framing: (() => StreamFraming) | undefined;
     }

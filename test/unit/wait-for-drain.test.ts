@@ -1,11 +1,16 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { sendRelayResponse } from '../../src/http/send-relay-response.js';
-import { waitForDrain } from '../../src/http/wait-for-drain.js';
+import { Cancellation } from '../../src/relay/cancellation.js';
+import { readFirstChunk } from '../../src/relay/read-first-chunk.js';
+import type { Completion } from '../../src/relay/request-account.js';
+import { relayStream } from '../../src/relay/relay-stream.js';
+import type { StreamTransform } from '../../src/relay/transforms.js';
+import { waitForDrain } from '../../src/relay/wait-for-drain.js';
 
 describe('waitForDrain', () => {
   it('leaves no listener behind, whether the stream drains or closes', async () => {
@@ -34,47 +39,79 @@ describe('waitForDrain', () => {
   });
 });
 
-describe('sendRelayResponse to a slow client', () => {
-  it('keeps the listener count bounded over many backpressure waits', async () => {
+describe('a stream relayed to a slow client', () => {
+  it('reads the upstream no faster than the client takes it, with the listener count bounded', async () => {
     const chunk = Buffer.alloc(64 * 1024, 'x');
-    const chunkCount = 300;
+    const chunkCount = 600;
     const samples = { closeListeners: [] as number[], errorListeners: [] as number[], drains: 0 };
+    const progress = { produced: 0, received: 0, mostAhead: 0 };
+    const finished: Completion[] = [];
     const app = Fastify();
     app.get('/stream', async (_request, reply) => {
       const raw = reply.raw;
       raw.on('drain', () => (samples.drains += 1));
-      async function* chunks() {
-        for (let index = 0; index < chunkCount; index++) {
-          samples.closeListeners.push(raw.listenerCount('close'));
-          samples.errorListeners.push(raw.listenerCount('error'));
-          yield chunk;
-        }
-      }
-      return sendRelayResponse(reply, { kind: 'stream', status: 200, headers: {}, chunks: chunks() });
+      const upstreamBody = Readable.from(
+        (function* () {
+          for (let index = 0; index < chunkCount; index++) {
+            samples.closeListeners.push(raw.listenerCount('close'));
+            samples.errorListeners.push(raw.listenerCount('error'));
+            progress.produced += chunk.length;
+            progress.mostAhead = Math.max(progress.mostAhead, progress.produced - progress.received);
+            yield chunk;
+          }
+        })(),
+      );
+      const relay = relayStream({
+        transform: identityTransform(),
+        firstChunk: await readFirstChunk(upstreamBody),
+        body: upstreamBody,
+        account: { markFirstByte: () => undefined, finish: (completion) => void finished.push(completion) },
+        cancellation: new Cancellation(),
+        idleTimeoutSeconds: 60,
+        language: 'en',
+        requestId: 'request-1',
+        onClosed: () => undefined,
+      });
+      return sendRelayResponse(reply, { kind: 'stream', status: 200, headers: {}, relay });
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     try {
-      const received = await new Promise<number>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         const outgoing = request({ host: '127.0.0.1', port, path: '/stream' }, async (response) => {
-          let bytes = 0;
           // A slow reader: a pause after every piece keeps the server's buffer full.
           for await (const piece of response) {
-            bytes += (piece as Buffer).length;
+            progress.received += (piece as Buffer).length;
             await sleep(1);
           }
-          resolve(bytes);
+          resolve();
         });
         outgoing.on('error', reject);
         outgoing.end();
       });
-      expect(received).toBe(chunk.length * chunkCount);
+      const total = chunk.length * chunkCount;
+      expect(progress.received).toBe(total);
       expect(samples.drains).toBeGreaterThan(20);
+      // Paused while the client drains: what is read ahead is the buffers between the two, not the stream.
+      expect(progress.mostAhead).toBeLessThan(total / 3);
       const first = samples.closeListeners[0] ?? 0;
       expect(Math.max(...samples.closeListeners)).toBeLessThanOrEqual(first + 1);
       expect(Math.max(...samples.errorListeners)).toBeLessThanOrEqual((samples.errorListeners[0] ?? 0) + 1);
+      expect(finished).toEqual([expect.objectContaining({ statusCode: 200, charged: true, error: null })]);
     } finally {
       await app.close();
     }
   });
 });
+
+/** A transform that passes every chunk on as it is. */
+function identityTransform(): StreamTransform {
+  return {
+    push: (chunk) => chunk,
+    end: () => undefined,
+    failure: () => undefined,
+    usage: () => undefined,
+    producedText: () => '',
+    errorEvent: () => '',
+  };
+}

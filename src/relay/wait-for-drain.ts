@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 
 /** What `waitForDrain` listens to: a writable stream or an HTTP response. */
-type DrainSource = Pick<Writable, 'destroyed' | 'once' | 'off'>;
+export type DrainSource = Pick<Writable, 'destroyed' | 'once' | 'off'>;
 
 /**
  * Resolves when `stream` drains or closes, whichever comes first, and removes both listeners
