@@ -1,38 +1,19 @@
 import pino from 'pino';
 import { prettyLogStream } from './pretty-log-stream.js';
+import { StdoutBatch } from './stdout-batch.js';
 
 export type Logger = pino.Logger;
 
 export type LogFormat = 'json' | 'pretty';
 
-/**
- * Lines are gathered and written to stdout together, 4 KiB or 100 ms at a time (whichever comes
- * first), and whatever is left is written when the process exits: a write per line would cost
- * more than the rest of a relayed request's logging. A SIGKILL loses at most the last 100 ms of lines.
- *
- * They are gathered as bytes: gathering text, sonic-boom appends each line to one string and
- * measures its UTF-8 length, which copies the whole string again on every line.
- */
-class BufferedStdout implements pino.DestinationStream {
-  private readonly sink = pino.destination({
-    dest: 1,
-    minLength: 4096,
-    periodicFlush: 100,
-    contentMode: 'buffer',
-  });
+let stdout: StdoutBatch | undefined;
 
-  write(line: string): boolean {
-    // In buffer mode sonic-boom takes Buffers; its types know only text.
-    return this.sink.write(Buffer.from(line) as unknown as string);
-  }
-
-  flush(callback?: (error?: Error) => void): void {
-    this.sink.flush(callback);
-  }
-
-  flushSync(): void {
-    this.sink.flushSync();
-  }
+/** The process's one stdout in batches (see `StdoutBatch`), the last written as the process exits. */
+function batchedStdout(): StdoutBatch {
+  if (stdout) return stdout;
+  const batch = new StdoutBatch();
+  process.once('exit', () => batch.flushSync());
+  return (stdout = batch);
 }
 
 /**
@@ -43,7 +24,7 @@ export function createLogger(
   level: string,
   format: LogFormat = 'json',
   /** Where lines go; stdout by default. */
-  destination: pino.DestinationStream = new BufferedStdout(),
+  destination: pino.DestinationStream = batchedStdout(),
 ): Logger {
   const options: pino.LoggerOptions = {
     level,

@@ -1,0 +1,148 @@
+import { write, writeSync } from 'node:fs';
+
+/** Writes to one file descriptor, as `fs.write` and `fs.writeSync` do (tests pass their own). */
+export interface BatchOutput {
+  write(bytes: Buffer, callback: (error: NodeJS.ErrnoException | null, written: number) => void): void;
+  writeSync(bytes: Buffer): number;
+}
+
+export interface StdoutBatchOptions {
+  output?: BatchOutput;
+  /** A batch goes out once this many bytes wait... */
+  batchBytes?: number;
+  /** ...or this long after its first line. */
+  flushMs?: number;
+  /** Lines past this many waiting bytes are dropped (and counted) until the reader catches up. */
+  maxPendingBytes?: number;
+}
+
+const STDOUT: BatchOutput = {
+  write: (bytes, callback) => write(1, bytes, 0, bytes.length, null, callback),
+  writeSync: (bytes) => writeSync(1, bytes),
+};
+/** How long a write that found the pipe full waits to try again. */
+const RETRY_MS = 10;
+/** At exit, how long a full pipe is waited for before the last lines are given up. */
+const EXIT_WAIT_MS = 1_000;
+
+/**
+ * Log lines gathered and written together, 4 KiB or 100 ms at a time (whichever comes first), one
+ * write in flight, and whatever is left written when the process exits: a write per line would
+ * cost more than the rest of a relayed request's logging. A SIGKILL loses at most the last 100 ms.
+ *
+ * Nobody reading the log must not stop the gateway: once a write fails for any reason but a full
+ * pipe (its reader closed: EPIPE), lines are dropped from then on, and the exit writes nothing
+ * more. A slow reader holds at most `maxPendingBytes` waiting; lines past that are dropped, and a
+ * line says how many once there is room again. (sonic-boom, pino's own destination, retries a
+ * broken pipe forever when it flushes at exit, so a gateway whose reader left never exits.)
+ */
+export class StdoutBatch {
+  private readonly output: BatchOutput;
+  private readonly batchBytes: number;
+  private readonly flushMs: number;
+  private readonly maxPendingBytes: number;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private writing = false;
+  private closed = false;
+  private dropped = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: StdoutBatchOptions = {}) {
+    this.output = options.output ?? STDOUT;
+    this.batchBytes = options.batchBytes ?? 4096;
+    this.flushMs = options.flushMs ?? 100;
+    this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
+  }
+
+  write(line: string): boolean {
+    if (this.closed) return true;
+    if (this.pendingBytes >= this.maxPendingBytes) {
+      this.dropped += 1;
+      return true;
+    }
+    this.add(Buffer.from(line));
+    return true;
+  }
+
+  /** Writes what waits, synchronously: for the process's exit. */
+  flushSync(): void {
+    this.clearTimer();
+    this.noteDropped();
+    if (this.closed || this.pendingBytes === 0) return;
+    let bytes = this.takeBatch();
+    const giveUpAt = Date.now() + EXIT_WAIT_MS;
+    while (bytes.length > 0) {
+      try {
+        bytes = bytes.subarray(this.output.writeSync(bytes));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) {
+          this.closed = true;
+          return;
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
+      }
+    }
+  }
+
+  private add(bytes: Buffer): void {
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.writing) return;
+    if (this.pendingBytes >= this.batchBytes) this.flush();
+    else this.timer ??= setTimeout(this.flush, this.flushMs).unref();
+  }
+
+  private readonly flush = (): void => {
+    this.clearTimer();
+    if (this.writing || this.closed || this.pendingBytes === 0) return;
+    this.writing = true;
+    this.send(this.takeBatch());
+    this.noteDropped();
+  };
+
+  private send(bytes: Buffer): void {
+    this.output.write(bytes, (error, written) => {
+      if (error?.code === 'EAGAIN') {
+        setTimeout(() => this.send(bytes), RETRY_MS).unref();
+        return;
+      }
+      if (error) return this.close();
+      if (written < bytes.length) return this.send(bytes.subarray(written));
+      this.writing = false;
+      if (this.pendingBytes >= this.batchBytes) this.flush();
+      else if (this.pendingBytes > 0) this.timer ??= setTimeout(this.flush, this.flushMs).unref();
+    });
+  }
+
+  /** Once lines were dropped for a slow reader and the backlog went out: one line that says so. */
+  private noteDropped(): void {
+    if (this.dropped === 0) return;
+    const line = `{"level":40,"time":${Date.now()},"dropped":${this.dropped},"msg":"log lines dropped: stdout was not read fast enough"}\n`;
+    this.dropped = 0;
+    this.pending.push(Buffer.from(line));
+    this.pendingBytes += line.length;
+  }
+
+  private takeBatch(): Buffer {
+    const batch =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return batch;
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.writing = false;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.clearTimer();
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StdoutBatch, type BatchOutput } from '../../src/observability/stdout-batch.js';
+import { ensureGatewayBuilt, repositoryRoot } from '../helpers/built-gateway.js';
+
+type WriteCallback = (error: NodeJS.ErrnoException | null, written: number) => void;
+
+/** An output whose writes wait until the test completes them, one by one. */
+function heldOutput() {
+  const calls: { bytes: Buffer; callback: WriteCallback }[] = [];
+  const syncWrites: Buffer[] = [];
+  const output: BatchOutput = {
+    write: (bytes, callback) => void calls.push({ bytes: Buffer.from(bytes), callback }),
+    writeSync: (bytes) => {
+      syncWrites.push(Buffer.from(bytes));
+      return bytes.length;
+    },
+  };
+  const written = () => [...calls.map((call) => call.bytes), ...syncWrites].map(String).join('');
+  return { output, calls, syncWrites, written };
+}
+
+const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(code), { code });
+const line = (index: number) => `{"index":${index}}\n`;
+
+describe('StdoutBatch', () => {
+  it('writes a batch once it reaches its size, one write at a time, in order', () => {
+    const { output, calls, written } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 40, flushMs: 10_000 });
+    for (let index = 0; index < 4; index++) batch.write(line(index));
+    expect(calls).toHaveLength(1);
+    for (let index = 4; index < 12; index++) batch.write(line(index));
+    expect(calls).toHaveLength(1);
+    calls[0]!.callback(null, calls[0]!.bytes.length);
+    expect(calls).toHaveLength(2);
+    calls[1]!.callback(null, calls[1]!.bytes.length);
+    batch.flushSync();
+    expect(written()).toBe(Array.from({ length: 12 }, (_, index) => line(index)).join(''));
+  });
+
+  it('writes a small batch when its time is up', async () => {
+    const { output, calls } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 4096, flushMs: 20 });
+    batch.write(line(1));
+    expect(calls).toHaveLength(0);
+    await sleep(60);
+    expect(calls.map((call) => String(call.bytes))).toEqual([line(1)]);
+  });
+
+  it('tries a full pipe again and writes the rest of a partial write, losing nothing', async () => {
+    const { output, calls, written } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 10, flushMs: 10_000 });
+    batch.write(line(1));
+    calls[0]!.callback(errno('EAGAIN'), 0);
+    await sleep(40);
+    expect(calls).toHaveLength(2);
+    calls[1]!.callback(null, 3);
+    expect(String(calls[2]!.bytes)).toBe(line(1).slice(3));
+    calls[2]!.callback(null, calls[2]!.bytes.length);
+    batch.write(line(2));
+    calls[3]!.callback(null, calls[3]!.bytes.length);
+    const reached = String(calls[1]!.bytes).slice(0, 3) + String(calls[2]!.bytes) + String(calls[3]!.bytes);
+    expect(reached).toBe(line(1) + line(2));
+  });
+
+  it('drops every line once the reader is gone, and writes nothing at exit', () => {
+    const { output, calls, syncWrites } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 10, flushMs: 10_000 });
+    batch.write(line(1));
+    batch.write(line(2));
+    calls[0]!.callback(errno('EPIPE'), 0);
+    for (let index = 3; index < 100; index++) expect(batch.write(line(index))).toBe(true);
+    batch.flushSync();
+    expect(calls).toHaveLength(1);
+    expect(syncWrites).toHaveLength(0);
+  });
+
+  it('holds a bounded backlog for a slow reader, and says how many lines it dropped', () => {
+    const { output, calls } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 10, flushMs: 10_000, maxPendingBytes: 100 });
+    for (let index = 0; index < 1000; index++) batch.write(line(index));
+    expect(calls.map((call) => String(call.bytes))).toEqual([line(0)]);
+    calls[0]!.callback(null, calls[0]!.bytes.length);
+    // While the first line was written, the backlog filled up to its bound; the rest were dropped.
+    const kept = Array.from({ length: 9 }, (_, index) => line(index + 1)).join('');
+    expect(String(calls[1]!.bytes)).toBe(kept);
+    calls[1]!.callback(null, calls[1]!.bytes.length);
+    const note = JSON.parse(String(calls[2]!.bytes)) as { level: number; dropped: number; msg: string };
+    expect(note).toMatchObject({ level: 40, dropped: 1000 - 1 - 9 });
+    expect(note.msg).toMatch(/dropped/);
+    batch.write(line(1000));
+    calls[2]!.callback(null, calls[2]!.bytes.length);
+    batch.flushSync();
+  });
+
+  it('gives up the last lines at exit when the reader is gone', () => {
+    let attempts = 0;
+    const batch = new StdoutBatch({
+      output: {
+        write: () => undefined,
+        writeSync: () => {
+          attempts += 1;
+          throw errno('EPIPE');
+        },
+      },
+      batchBytes: 4096,
+      flushMs: 10_000,
+    });
+    batch.write(line(1));
+    batch.flushSync();
+    expect(attempts).toBe(1);
+  });
+});
+
+describe('a process whose stdout reader left', () => {
+  beforeAll(ensureGatewayBuilt, 180_000);
+
+  it('still exits, at once, with its last lines unwritten', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createLogger } from './dist/observability/logger.js';
+         const logger = createLogger('info');
+         process.stdin.once('data', () => {
+           for (let index = 0; index < 5; index += 1) logger.info({ index }, 'after the reader left');
+           process.exit(0);
+         });`,
+      ],
+      { cwd: repositoryRoot, stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    child.stdout.destroy();
+    await sleep(100);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdin.write('go\n');
+    const code = await Promise.race([exited, sleep(5_000).then(() => 'still running')]);
+    if (code === 'still running') child.kill('SIGKILL');
+    expect(code).toBe(0);
+  });
+});
