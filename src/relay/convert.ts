@@ -56,6 +56,9 @@ export function convertStream(options: {
   let calledTools = false;
   let model: string | undefined;
   let finishReason: string | undefined;
+  /** Until the first output went out: where it goes at once. */
+  let sendFirst: ((out: string) => void) | undefined;
+  let sentFirst = false;
   const emit = (events: StreamEvent[]) => {
     for (let event of events) {
       if (event.type === 'tool-call-start') calledTools = true;
@@ -70,6 +73,11 @@ export function convertStream(options: {
       else if (event.type === 'tool-call-delta') produced.push(event.argumentsDelta);
       else if (event.type === 'error') failure ??= { kind: 'reported', message: event.message };
       out.push(encoder.push(event));
+      if (sentFirst || !sendFirst) continue;
+      const first = take();
+      if (first === undefined) continue;
+      sentFirst = true;
+      sendFirst(first);
     }
   };
   const reader = new SseEventReader((event) => {
@@ -84,8 +92,10 @@ export function convertStream(options: {
     return text.length > 0 ? text : undefined;
   };
   return {
-    push(chunk) {
+    push(chunk, send) {
+      sendFirst = send;
       if (!failure) reader.push(chunk);
+      sendFirst = undefined;
       return take();
     },
     end() {

@@ -10,7 +10,7 @@ import type { StreamFailure, StreamTransform } from './transforms.js';
 export function framedStream(transform: StreamTransform, framing: StreamFraming): StreamTransform {
   let failure: StreamFailure | undefined;
   return {
-    push(chunk) {
+    push(chunk, sendFirst) {
       if (failure) return undefined;
       let events: string;
       try {
@@ -19,7 +19,7 @@ export function framedStream(transform: StreamTransform, framing: StreamFraming)
         failure = { kind: 'broken', detail: error instanceof Error ? error.message : String(error) };
         return undefined;
       }
-      return events === '' ? undefined : transform.push(Buffer.from(events));
+      return events === '' ? undefined : transform.push(Buffer.from(events), sendFirst);
     },
     end() {
       if (failure) return undefined;

@@ -38,20 +38,29 @@ export function passthroughStream(
   const output = new FrameOutput();
   let failure: StreamFailure | undefined;
   let upstreamError: string | undefined;
+  /** Until the first frame went out: where it goes at once. */
+  let sendFirst: ((out: Buffer) => void) | undefined;
+  let sentFirst = false;
+  const forward = (bytes: Buffer, start: number, end: number) => {
+    output.add(bytes, start, end);
+    if (sentFirst || !sendFirst) return;
+    sentFirst = true;
+    sendFirst(output.take()!);
+  };
 
   const splitter = new SseFrameSplitter((bytes, start, end) => {
     if (failure) return;
     const event = parser.parse(bytes, start, end);
-    if (!event) return output.add(bytes, start, end);
+    if (!event) return forward(bytes, start, end);
     const verdict = tap.onEvent(event);
     switch (verdict.kind) {
       case 'forward':
-        return output.add(bytes, start, end);
+        return forward(bytes, start, end);
       case 'hide':
         return;
       case 'upstream-error':
         upstreamError ??= verdict.message;
-        return output.add(bytes, start, end);
+        return forward(bytes, start, end);
       case 'invalid':
         failure =
           upstreamError === undefined
@@ -66,8 +75,10 @@ export function passthroughStream(
   });
 
   return {
-    push(chunk) {
+    push(chunk, send) {
+      sendFirst = send;
       if (!failure) splitter.push(chunk);
+      sendFirst = undefined;
       return output.take();
     },
     end() {

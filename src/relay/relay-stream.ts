@@ -68,7 +68,7 @@ class StreamPump {
     if (this.over) return;
     let out: Buffer | string | undefined;
     try {
-      out = this.options.transform.push(chunk);
+      out = this.options.transform.push(chunk, this.sendNow);
     } catch (error) {
       return this.fail(error);
     }
@@ -86,6 +86,8 @@ class StreamPump {
     }
     this.endWithFailure();
   };
+
+  private readonly sendNow = (out: Buffer | string): void => this.send(out);
 
   private send(out: Buffer | string | undefined): void {
     if (out === undefined || this.over) return;

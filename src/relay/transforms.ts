@@ -28,8 +28,12 @@ export type StreamFailure = { kind: 'broken'; detail: string } | { kind: 'report
 
 /** What the relay does to an upstream stream, chunk by chunk, before the client gets it. */
 export interface StreamTransform {
-  /** Upstream bytes in; what to send the client now (nothing when undefined). */
-  push(chunk: Buffer): Buffer | string | undefined;
+  /**
+   * Upstream bytes in; what to send the client now (nothing when undefined). The stream's first
+   * output goes to `sendFirst` as soon as it is ready, when one is given, so that the client's first
+   * byte does not wait for the rest of a chunk of many events.
+   */
+  push(chunk: Buffer, sendFirst?: (out: Buffer | string) => void): Buffer | string | undefined;
   /** The upstream ended: anything left to send. */
   end(): Buffer | string | undefined;
   /** Set once the upstream stream failed; the relay then reads no more of it. */

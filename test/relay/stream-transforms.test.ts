@@ -204,3 +204,29 @@ describe('the input estimate in converted streams', () => {
     },
   );
 });
+
+describe("the stream's first output", () => {
+  const events = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hi' }), chunk({}, 'stop')];
+
+  it('a passthrough sends the first frame at once, the rest of the chunk after, and only once', () => {
+    const transform = chat();
+    const sent: string[] = [];
+    const send = (out: Buffer | string) => void sent.push(out.toString());
+    const rest = transform.push(Buffer.from(events.join('')), send);
+    expect(sent).toEqual([events[0]]);
+    expect(rest?.toString()).toBe(events[1]! + events[2]!);
+    expect(transform.push(Buffer.from('data: [DONE]\n\n'), send)?.toString()).toBe('data: [DONE]\n\n');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a conversion sends its first output at once, and the rest of the chunk in order after it', () => {
+    const transform = convert('openai-chat', 'anthropic-messages');
+    const sent: string[] = [];
+    const rest = transform.push(Buffer.from(events.join('')), (out) => void sent.push(out.toString()));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^event: message_start\n/);
+    expect(rest?.toString()).toMatch(/^event: content_block_start\n/);
+    const whole = run(convert('openai-chat', 'anthropic-messages'), events.join('')).out;
+    expect(whole.startsWith(sent[0]! + rest!.toString())).toBe(true);
+  });
+});
