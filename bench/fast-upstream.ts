@@ -5,7 +5,7 @@
  * keeps its stream open after the first chunk until the process is told to release held streams
  * (`POST /release`), for the open-streams memory measurement; one that says `bench-pace` writes one
  * chunk every millisecond, so that each chunk reaches the proxy in a read of its own, as a model's
- * tokens do. The markers sit in the conversation, so they survive a conversion by the gateway.
+ * tokens do (`bench-pace-N`: only the first N text chunks). The markers sit in the conversation, so they survive a conversion by the gateway.
  */
 import { createServer, type ServerResponse } from 'node:http';
 
@@ -143,11 +143,13 @@ const server = createServer((request, response) => {
       });
       return;
     }
-    if (text.includes('bench-pace')) {
+    const paced = /bench-pace(?:-(\d+))?/.exec(text);
+    if (paced) {
       response.write(dialect.opening);
+      const chunks = paced[1] === undefined ? dialect.chunks : dialect.chunks.slice(0, Number(paced[1]));
       let next = 0;
       const timer = setInterval(() => {
-        if (next < dialect.chunks.length) return void response.write(dialect.chunks[next++]);
+        if (next < chunks.length) return void response.write(chunks[next++]);
         clearInterval(timer);
         response.end(closing);
       }, PACE_MS);

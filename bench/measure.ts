@@ -116,17 +116,18 @@ export async function streamTimes(
 }
 
 /**
- * Streams of 100 chunks, each chunk paced 1 ms apart by the upstream, started at a fixed rate
- * (on schedule, not on answers). Counts the content chunks that reached the client, and takes the
- * median length of a stream (about 100 ms when the pacing reached the upstream).
+ * Streams of 100 chunks (or `chunks`), each chunk paced 1 ms apart by the upstream, started at a
+ * fixed rate (on schedule, not on answers). Counts the content chunks that reached the client, and
+ * takes the median length of a stream (about 100 ms when the pacing reached the upstream).
  */
 export async function pacedStreams(
   target: Target,
-  options: { rate: number; seconds: number },
+  options: { rate: number; seconds: number; chunks?: number },
 ): Promise<{ streams: number; chunks: number; errors: number; medianMs: number }> {
   const pool = new Pool(target.origin, { connections: 256 });
   const durations: number[] = [];
-  const body = requestBody(target, 'Stream slowly: bench-pace', true);
+  const pace = options.chunks === undefined ? 'bench-pace' : `bench-pace-${options.chunks}`;
+  const body = requestBody(target, `Stream slowly: ${pace}`, true);
   let streams = 0;
   let chunks = 0;
   let errors = 0;

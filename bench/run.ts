@@ -159,10 +159,26 @@ try {
   const gatewayStreamSameCore = await onCoreOne(gateway);
 
   process.stderr.write('stream chunks\n');
+  // Per chunk with each stream's share of the per-request work, and without it: the CPU of a
+  // 100-chunk stream less that of a 1-chunk stream, over the 99 chunks between them.
   const chunkCost = async (proxy: Proxy) => {
     const before = cpuMicros(proxy.pid);
     const result = await pacedStreams(proxy.target, { rate: PACED_STREAMS_PER_SECOND, seconds });
-    return { ...result, cpuPerChunk: (cpuMicros(proxy.pid) - before) / result.chunks };
+    const between = cpuMicros(proxy.pid);
+    const single = await pacedStreams(proxy.target, {
+      rate: PACED_STREAMS_PER_SECOND,
+      seconds: seconds / 2,
+      chunks: 1,
+    });
+    const perStream = (between - before) / result.streams;
+    const perSingleStream = (cpuMicros(proxy.pid) - between) / single.streams;
+    return {
+      ...result,
+      errors: result.errors + single.errors,
+      cpuPerChunk: (between - before) / result.chunks,
+      cpuPerChunkRelayed:
+        (perStream - perSingleStream) / (result.chunks / result.streams - single.chunks / single.streams),
+    };
   };
   const [bareProxyChunks, gatewayChunks] = await inTurns(
     rounds,
@@ -264,6 +280,10 @@ try {
       ),
       streams_per_second: PACED_STREAMS_PER_SECOND,
       chunk_interval_ms: 1,
+      per_stream_work_taken_out: compare(
+        { bareProxy: bareProxyChunks.cpuPerChunkRelayed, gateway: gatewayChunks.cpuPerChunkRelayed },
+        { digits: 2 },
+      ),
       chunks_relayed: { bare_proxy: bareProxyChunks.chunks, gateway: gatewayChunks.chunks },
       median_stream_ms: {
         bare_proxy: round(bareProxyChunks.medianMs, 1),
@@ -315,6 +335,10 @@ try {
     row('stream of 100 chunks, all on one core (ms)', results.stream_100_chunks_ms.all_on_one_core.total),
     row('CPU per request (µs)', results.cpu_us_per_request),
     row(`CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`, results.cpu_us_per_stream_chunk),
+    row(
+      'the same, per-stream work taken out (µs)',
+      results.cpu_us_per_stream_chunk.per_stream_work_taken_out,
+    ),
     row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
   ]);
   process.stdout.write(`${table}\n\n`);
@@ -335,6 +359,7 @@ try {
         `CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`,
         figures.cpu_us_per_stream_chunk,
       ),
+      row('the same, per-stream work taken out (µs)', figures.cpu_us_per_stream_chunk_relayed),
     ]);
     process.stdout.write(`${title}\n${pathTable}\n\n`);
   }
@@ -368,7 +393,7 @@ interface PathRun {
   saturation: { rps: number; errors: number; cpuPerRequest?: number };
   rate: { p50: number; p99: number; errors: number };
   stream: { firstByte: number };
-  chunks?: { cpuPerChunk: number; errors: number };
+  chunks?: { cpuPerChunk: number; cpuPerChunkRelayed: number; errors: number };
 }
 
 /** One path's figures on the three targets (the direct path has no CPU of its own to measure). */
@@ -405,6 +430,10 @@ function pathFigures(direct: PathRun, bareProxy: Required<PathRun>, gateway: Req
     ),
     cpu_us_per_stream_chunk: compare(
       cpu((run) => run.chunks.cpuPerChunk),
+      { digits: 2 },
+    ),
+    cpu_us_per_stream_chunk_relayed: compare(
+      cpu((run) => run.chunks.cpuPerChunkRelayed),
       { digits: 2 },
     ),
     errors: [direct, bareProxy, gateway].reduce(
