@@ -30,10 +30,10 @@ const EXIT_WAIT_MS = 1_000;
  * write in flight, and whatever is left written when the process exits: a write per line would
  * cost more than the rest of a relayed request's logging. A SIGKILL loses at most the last 100 ms.
  *
- * Nobody reading the log must not stop the gateway: once a write fails for any reason but a full
+ * A log nobody reads must not stop the gateway: once a write fails for any reason but a full
  * pipe (its reader closed: EPIPE), lines are dropped from then on, and the exit writes nothing
  * more. A slow reader holds at most `maxPendingBytes` waiting; lines past that are dropped, and a
- * line says how many once there is room again. (sonic-boom, pino's own destination, retries a
+ * line says how many once the backlog has gone out. (sonic-boom, pino's own destination, retries a
  * broken pipe forever when it flushes at exit, so a gateway whose reader left never exits.)
  */
 export class StdoutBatch {
