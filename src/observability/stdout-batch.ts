@@ -33,7 +33,7 @@ const EXIT_WAIT_MS = 1_000;
  * A log nobody reads must not stop the gateway: once a write fails for any reason but a full
  * pipe (its reader closed: EPIPE), lines are dropped from then on, and the exit writes nothing
  * more. A slow reader holds at most `maxPendingBytes` waiting; lines past that are dropped, and a
- * line says how many once the backlog has gone out. (sonic-boom, pino's own destination, retries a
+ * line after the kept ones says how many. (sonic-boom, pino's own destination, retries a
  * broken pipe forever when it flushes at exit, so a gateway whose reader left never exits.)
  */
 export class StdoutBatch {
@@ -41,7 +41,9 @@ export class StdoutBatch {
   private readonly batchBytes: number;
   private readonly flushMs: number;
   private readonly maxPendingBytes: number;
+  /** Lines waiting, one Buffer each, from `head` on (the ones before it are written). */
   private pending: Buffer[] = [];
+  private head = 0;
   private pendingBytes = 0;
   private writing = false;
   private closed = false;
@@ -69,18 +71,17 @@ export class StdoutBatch {
   flushSync(): void {
     this.clearTimer();
     this.noteDropped();
-    if (this.closed || this.pendingBytes === 0) return;
-    let bytes = this.takeBatch();
     const giveUpAt = Date.now() + EXIT_WAIT_MS;
-    while (bytes.length > 0) {
-      try {
-        bytes = bytes.subarray(this.output.writeSync(bytes));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt) {
-          this.closed = true;
-          return;
+    while (!this.closed && this.pendingBytes > 0) {
+      let bytes = this.takeBatch();
+      while (bytes.length > 0) {
+        try {
+          bytes = bytes.subarray(this.output.writeSync(bytes));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > giveUpAt)
+            return this.close();
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
         }
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RETRY_MS);
       }
     }
   }
@@ -115,7 +116,7 @@ export class StdoutBatch {
     });
   }
 
-  /** Once lines were dropped for a slow reader and the backlog went out: one line that says so. */
+  /** Once lines were dropped for a slow reader: one line that says so, after the lines kept. */
   private noteDropped(): void {
     if (this.dropped === 0) return;
     const line = `{"level":40,"time":${Date.now()},"dropped":${this.dropped},"msg":"log lines dropped: stdout was not read fast enough"}\n`;
@@ -124,11 +125,27 @@ export class StdoutBatch {
     this.pendingBytes += line.length;
   }
 
+  /**
+   * Whole lines, as many as fit in a batch (at least one). A pipe takes a write of up to 4 KiB
+   * (PIPE_BUF) whole, so the workers of one gateway, which share its stdout, never mix their lines.
+   */
   private takeBatch(): Buffer {
+    const { pending } = this;
+    let end = this.head;
+    let bytes = 0;
+    while (end < pending.length && (end === this.head || bytes + pending[end]!.length <= this.batchBytes)) {
+      bytes += pending[end]!.length;
+      end += 1;
+    }
     const batch =
-      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
+      end - this.head === 1 ? pending[this.head]! : Buffer.concat(pending.slice(this.head, end), bytes);
+    this.pendingBytes -= bytes;
+    if (end === pending.length) {
+      this.pending = [];
+      this.head = 0;
+    } else {
+      this.head = end;
+    }
     return batch;
   }
 
@@ -136,6 +153,7 @@ export class StdoutBatch {
     this.closed = true;
     this.writing = false;
     this.pending = [];
+    this.head = 0;
     this.pendingBytes = 0;
     this.clearTimer();
   }

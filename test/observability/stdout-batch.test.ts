@@ -8,7 +8,7 @@ type WriteCallback = (error: NodeJS.ErrnoException | null, written: number) => v
 
 /** An output whose writes wait until the test completes them, one by one. */
 function heldOutput() {
-  const calls: { bytes: Buffer; callback: WriteCallback }[] = [];
+  const calls: { bytes: Buffer; callback: WriteCallback; done?: boolean }[] = [];
   const syncWrites: Buffer[] = [];
   const output: BatchOutput = {
     write: (bytes, callback) => void calls.push({ bytes: Buffer.from(bytes), callback }),
@@ -81,17 +81,35 @@ describe('StdoutBatch', () => {
     const batch = new StdoutBatch({ output, batchBytes: 10, flushMs: 10_000, maxPendingBytes: 100 });
     for (let index = 0; index < 1000; index++) batch.write(line(index));
     expect(calls.map((call) => String(call.bytes))).toEqual([line(0)]);
-    calls[0]!.callback(null, calls[0]!.bytes.length);
     // While the first line was written, the backlog filled up to its bound; the rest were dropped.
-    const kept = Array.from({ length: 9 }, (_, index) => line(index + 1)).join('');
-    expect(String(calls[1]!.bytes)).toBe(kept);
-    calls[1]!.callback(null, calls[1]!.bytes.length);
-    const note = JSON.parse(String(calls[2]!.bytes)) as { level: number; dropped: number; msg: string };
+    for (let written = 0; written < 10; written++)
+      calls[written]!.callback(null, calls[written]!.bytes.length);
+    expect(calls.slice(1, 10).map((call) => String(call.bytes))).toEqual(
+      Array.from({ length: 9 }, (_, index) => line(index + 1)),
+    );
+    const note = JSON.parse(String(calls[10]!.bytes)) as { level: number; dropped: number; msg: string };
     expect(note).toMatchObject({ level: 40, dropped: 1000 - 1 - 9 });
     expect(note.msg).toMatch(/dropped/);
-    batch.write(line(1000));
-    calls[2]!.callback(null, calls[2]!.bytes.length);
+  });
+
+  it('writes whole lines, at most a batch at a time; a longer line alone and whole', () => {
+    const { output, calls, syncWrites } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 40, flushMs: 10_000 });
+    const long = `{"text":"${'x'.repeat(60)}"}\n`;
+    const lines = [line(1), line(2), line(3), line(4), long, line(5), line(6), line(7)];
+    for (const text of lines) batch.write(text);
+    while (calls.some((call) => !call.done)) {
+      const call = calls.find((each) => !each.done)!;
+      call.done = true;
+      call.callback(null, call.bytes.length);
+    }
     batch.flushSync();
+    const writes = [...calls.map((call) => String(call.bytes)), ...syncWrites.map(String)];
+    expect(writes.join('')).toBe(lines.join(''));
+    for (const text of writes) {
+      expect(text.endsWith('\n')).toBe(true);
+      if (text !== long) expect(Buffer.byteLength(text)).toBeLessThanOrEqual(40);
+    }
   });
 
   it('gives up the last lines at exit when the reader is gone', () => {
