@@ -44,6 +44,8 @@ export function relayStream(options: StreamRelayOptions): StreamRelay {
 class StreamPump {
   private error: string | null = null;
   private over = false;
+  /** The client's buffer is full: the body stays paused until it drains. */
+  private draining = false;
   private stopWatching: (() => void) | undefined;
 
   constructor(
@@ -61,7 +63,7 @@ class StreamPump {
     }
     body.on('data', this.onData);
     this.stopWatching = finished(body, this.onBodyEnded);
-    body.resume();
+    if (!this.draining) body.resume();
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -95,7 +97,9 @@ class StreamPump {
     if (this.client.write(out)) return;
     const { body } = this.options;
     body.pause();
+    this.draining = true;
     void waitForDrain(this.client).then(() => {
+      this.draining = false;
       if (!this.over) body.resume();
     });
   }

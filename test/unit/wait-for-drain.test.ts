@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sendRelayResponse } from '../../src/http/send-relay-response.js';
 import { Cancellation } from '../../src/relay/cancellation.js';
 import { readFirstChunk } from '../../src/relay/read-first-chunk.js';
@@ -101,6 +101,40 @@ describe('a stream relayed to a slow client', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('a relayed stream whose first chunk fills the client buffer', () => {
+  it('reads nothing more of the upstream until the client drains', async () => {
+    const upstreamBody = Readable.from([Buffer.from('one'), Buffer.from('two'), Buffer.from('three')]);
+    const held: (() => void)[] = [];
+    const received: string[] = [];
+    const client = new Writable({
+      highWaterMark: 1,
+      write(chunk: Buffer, _encoding, callback) {
+        received.push(chunk.toString());
+        held.push(callback);
+      },
+    });
+    const handed = vi.spyOn(client, 'write');
+    const relay = relayStream({
+      transform: identityTransform(),
+      firstChunk: await readFirstChunk(upstreamBody),
+      body: upstreamBody,
+      account: { markFirstByte: () => undefined, finish: () => undefined },
+      cancellation: new Cancellation(),
+      idleTimeoutSeconds: 60,
+      language: 'en',
+      requestId: 'request-1',
+      onClosed: () => undefined,
+    });
+    const relayed = relay(client);
+    await sleep(50);
+    expect(handed).toHaveBeenCalledTimes(1);
+    const releasing = setInterval(() => held.shift()?.(), 5);
+    await relayed;
+    clearInterval(releasing);
+    expect(received).toEqual(['one', 'two', 'three']);
   });
 });
 
