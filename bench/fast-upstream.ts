@@ -4,14 +4,15 @@
  * `BENCH_STREAM_CHUNKS` text chunks written back to back. A request whose text says `bench-hold`
  * keeps its stream open after the first chunk until the process is told to release held streams
  * (`POST /release`), for the open-streams memory measurement; one that says `bench-pace` writes one
- * chunk every millisecond, so that each chunk reaches the proxy in a read of its own, as a model's
- * tokens do (`bench-pace-N`: only the first N text chunks). The markers sit in the conversation, so they survive a conversion by the gateway.
+ * chunk every `BENCH_PACE_MS` milliseconds (default 1), so that each chunk reaches the proxy in a
+ * read of its own, as a model's tokens do (`bench-pace-N`: only the first N text chunks). The
+ * markers sit in the conversation, so they survive a conversion by the gateway.
  */
 import { createServer, type ServerResponse } from 'node:http';
 
 const port = Number(process.env.PORT ?? 0);
 const chunkCount = Number(process.env.BENCH_STREAM_CHUNKS ?? 100);
-const PACE_MS = 1;
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 1);
 
 interface Dialect {
   reply: Buffer;

@@ -5,8 +5,11 @@
  * leave out the kernel's side (socket writes, SQLite's file writes), which `npm run bench` sees.
  *
  * Each target runs under valgrind with collection off while it warms up (the JIT compiles the hot
- * paths), then counts `BENCH_REQUESTS` requests sent one after the other. Needs valgrind (Debian:
- * `apt-get install valgrind`). Takes about six minutes.
+ * paths), then counts `BENCH_REQUESTS` requests sent one after the other, and then the cost of a
+ * stream chunk: `BENCH_STREAMS` streams of 100 chunks less as many streams of one chunk, the upstream
+ * writing a chunk every 5 ms (under valgrind a proxy needs about a millisecond for one, so each chunk
+ * still arrives in a read of its own). Needs valgrind (Debian: `apt-get install valgrind`). Takes
+ * about ten minutes.
  *
  * Two choices make counts repeat more closely (see the README for how closely): V8 runs
  * `--single-threaded`, so the JIT compiles on the main thread when a function is hot, not on a
@@ -27,6 +30,9 @@ import { seedGateway } from './seed.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const warmUp = Number(process.env.BENCH_WARM_UP ?? 4000);
+const streams = Number(process.env.BENCH_STREAMS ?? 20);
+/** Far apart enough that a proxy under valgrind reads each chunk on its own. */
+const PACE_MS = 5;
 const CONCURRENCY = 1;
 const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
@@ -110,26 +116,69 @@ interface Call {
   headers: Record<string, string>;
 }
 
-/** Instructions per request of one process for one call, in thousands. */
-async function countInstructions(name: string, target: { child: ChildProcess; origin: string }, call: Call) {
+/** Sends `count` streams of `chunks` text chunks one after the other, each read to its end. */
+async function sendStreams(origin: string, call: Call, count: number, chunks: number): Promise<void> {
+  const pool = new Pool(origin, { connections: 1 });
+  const body = JSON.stringify({
+    model: call.model,
+    max_tokens: 64,
+    stream: true,
+    messages: [{ role: 'user', content: `Stream slowly: bench-pace-${chunks}` }],
+  });
+  for (let sent = 0; sent < count; sent += 1) {
+    const reply = await pool.request({
+      path: call.path,
+      method: 'POST',
+      headers: { ...call.headers, 'content-type': 'application/json' },
+      body,
+    });
+    await reply.body.text();
+    if (reply.statusCode !== 200) throw new Error(`${call.path} stream: HTTP ${reply.statusCode}`);
+  }
+  await pool.close();
+}
+
+const dumpsOf = (name: string) =>
+  readdirSync(outputDirectory).filter((file) => file.startsWith(`${name}.out.`));
+
+/** The instructions one process runs while `work` runs, in thousands. */
+async function countDuring(name: string, target: { child: ChildProcess }, work: () => Promise<void>) {
   const pid = String(target.child.pid);
-  await send(target.origin, call, warmUp);
+  const earlier = new Set(dumpsOf(name));
   await callgrindControl('--instr=on', pid);
-  await send(target.origin, call, requests);
+  await work();
   await callgrindControl('--instr=off', pid);
   await callgrindControl('--dump', pid);
   for (let waited = 0; waited < 60_000; waited += 500) {
-    const totals = readdirSync(outputDirectory)
-      .filter((file) => file.startsWith(`${name}.out.`))
+    const totals = dumpsOf(name)
+      .filter((file) => !earlier.has(file))
       .map((file) => /\ntotals: (\d+)/.exec(readFileSync(path.join(outputDirectory, file), 'utf8'))?.[1]);
     if (totals.length > 0 && totals.every((total) => total !== undefined))
-      return totals.reduce((sum, total) => sum + Number(total), 0) / requests / 1000;
+      return totals.reduce((sum, total) => sum + Number(total), 0) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error(`${name}: callgrind wrote no totals`);
 }
 
-const upstream = await startFastUpstream(root);
+/** Instructions per request of one process for one call, in thousands. */
+async function countInstructions(name: string, target: { child: ChildProcess; origin: string }, call: Call) {
+  await send(target.origin, call, warmUp);
+  return (await countDuring(name, target, () => send(target.origin, call, requests))) / requests;
+}
+
+/**
+ * Instructions per stream chunk, in thousands: streams of 100 chunks less streams of one, over the
+ * 99 chunks between them, so that each stream's own work (the request, the money) drops out.
+ */
+async function countPerChunk(name: string, target: { child: ChildProcess; origin: string }, call: Call) {
+  await sendStreams(target.origin, call, streams, 100);
+  await sendStreams(target.origin, call, streams, 1);
+  const long = await countDuring(name, target, () => sendStreams(target.origin, call, streams, 100));
+  const short = await countDuring(name, target, () => sendStreams(target.origin, call, streams, 1));
+  return (long - short) / streams / 99;
+}
+
+const upstream = await startFastUpstream(root, { BENCH_PACE_MS: String(PACE_MS) });
 children.push(upstream.child);
 const upstreamOrigin = upstream.origin;
 const CHAT = { path: '/v1/chat/completions', model: 'bench-model' };
@@ -137,6 +186,7 @@ const MESSAGES = { path: '/v1/messages', model: 'bench-claude' };
 
 const bareCalls = { chat: CHAT, messages: MESSAGES };
 const bare: Record<string, number> = {};
+const bareChunk: Record<string, number> = {};
 for (const [label, call] of Object.entries(bareCalls)) {
   process.stderr.write(`bare proxy, ${label}\n`);
   const target = await startUnderCallgrind(
@@ -145,15 +195,15 @@ for (const [label, call] of Object.entries(bareCalls)) {
     { PORT: '0', UPSTREAM: upstreamOrigin, UPSTREAM_KEY: 'upstream-key', BARE_PROXY_KEY },
     /bare proxy ready on (http:\/\/\S+)/,
   );
-  bare[label] = await countInstructions(`bare-${label}`, target, {
-    ...call,
-    headers: { authorization: `Bearer ${BARE_PROXY_KEY}` },
-  });
+  const withKey = { ...call, headers: { authorization: `Bearer ${BARE_PROXY_KEY}` } };
+  bare[label] = await countInstructions(`bare-${label}`, target, withKey);
+  bareChunk[label] = await countPerChunk(`bare-${label}`, target, withKey);
   target.child.kill('SIGKILL');
 }
 
 const gatewayCalls = { chat: CHAT, messages: MESSAGES, converted: { ...CHAT, model: MESSAGES.model } };
 const gateway: Record<string, number> = {};
+const gatewayChunk: Record<string, number> = {};
 for (const [label, call] of Object.entries(gatewayCalls)) {
   process.stderr.write(`gateway, ${label}\n`);
   const target = await startUnderCallgrind(
@@ -168,10 +218,9 @@ for (const [label, call] of Object.entries(gatewayCalls)) {
     /gateway ready on (http:\/\/[^"\s]+)/,
   );
   const keys = await seedGateway(target.origin, upstreamOrigin, ADMIN);
-  gateway[label] = await countInstructions(`gateway-${label}`, target, {
-    ...call,
-    headers: { authorization: `Bearer ${keys.unlimited}` },
-  });
+  const withKey = { ...call, headers: { authorization: `Bearer ${keys.unlimited}` } };
+  gateway[label] = await countInstructions(`gateway-${label}`, target, withKey);
+  gatewayChunk[label] = await countPerChunk(`gateway-${label}`, target, withKey);
   target.child.kill('SIGKILL');
 }
 
@@ -185,5 +234,11 @@ console.log(
 );
 console.log(
   `chat on an Anthropic channel (converted): gateway ${gateway.converted!.toFixed(0)}, ratio to the bare proxy's chat ${ratio(gateway.converted!, bare.chat!)}`,
+);
+console.log(
+  `per stream chunk (${streams} streams of 100 chunks less ${streams} of one, a chunk every ${PACE_MS} ms): ` +
+    `chat bare proxy ${bareChunk.chat!.toFixed(1)}, gateway ${gatewayChunk.chat!.toFixed(1)}, ratio ${ratio(gatewayChunk.chat!, bareChunk.chat!)}; ` +
+    `messages bare proxy ${bareChunk.messages!.toFixed(1)}, gateway ${gatewayChunk.messages!.toFixed(1)}, ratio ${ratio(gatewayChunk.messages!, bareChunk.messages!)}; ` +
+    `converted gateway ${gatewayChunk.converted!.toFixed(1)}, ratio to the bare proxy's chat ${ratio(gatewayChunk.converted!, bareChunk.chat!)}`,
 );
 process.exit(0);

@@ -58,11 +58,14 @@ export function memory(pid: number): { rss: number; peak: number } {
 }
 
 /** The bench's fake upstream (`fast-upstream.ts`), on core 1 beside the load generator. */
-export async function startFastUpstream(root: string): Promise<{ child: ChildProcess; origin: string }> {
+export async function startFastUpstream(
+  root: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; origin: string }> {
   const { child, match } = await startPinned({
     core: 1,
     script: path.join(root, 'dist-bench/fast-upstream.js'),
-    env: { PORT: '0' },
+    env: { PORT: '0', ...env },
     ready: /listening (\d+)/,
   });
   return { child, origin: `http://127.0.0.1:${match[1]}` };
