@@ -25,6 +25,11 @@ export interface StreamRelayOptions {
 export interface ChunkSink extends DrainSource {
   /** False when the client's buffer is full: the relay waits for `drain` before reading on. */
   write(chunk: Buffer | string): boolean;
+  /**
+   * Sends what was written so far. An HTTP response corks its socket on each write until the
+   * current tick ends, so without this a first output would wait for the rest of its chunk.
+   */
+  uncork(): void;
 }
 
 /** Relays the stream to the client; resolves once it is over and its account finished. */
@@ -89,7 +94,11 @@ class StreamPump {
     this.endWithFailure();
   };
 
-  private readonly sendNow = (out: Buffer | string): void => this.send(out);
+  /** A stream's first output goes on the wire at once, before the rest of its chunk is converted. */
+  private readonly sendNow = (out: Buffer | string): void => {
+    this.send(out);
+    this.client.uncork();
+  };
 
   private send(out: Buffer | string | undefined): void {
     if (out === undefined || this.over) return;
