@@ -30,7 +30,7 @@ http.get({ host: '127.0.0.1', port: workerData.port, path: '/stream' }, (respons
 
 describe("a stream's first output", () => {
   it('is on the wire before the rest of its chunk is converted', async () => {
-    const BUSY_MS = 400;
+    const BUSY_MS = 600;
     let restReadyAt = 0;
     /** Sends its first event at once, then spends a while on the rest of the chunk. */
     const slowTransform: StreamTransform = {
