@@ -4,10 +4,7 @@ import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { sendRelayResponse } from '../../src/http/send-relay-response.js';
-import { Cancellation } from '../../src/relay/cancellation.js';
-import { readFirstChunk } from '../../src/relay/read-first-chunk.js';
-import { relayStream } from '../../src/relay/relay-stream.js';
-import type { StreamTransform } from '../../src/relay/transforms.js';
+import { testStreamRelay, transformOf } from '../helpers/test-stream-relay.js';
 
 /** Milliseconds on a clock every thread of the process shares. */
 const now = () => performance.timeOrigin + performance.now();
@@ -33,36 +30,19 @@ describe("a stream's first output", () => {
     const BUSY_MS = 600;
     let restReadyAt = 0;
     /** Sends its first event at once, then spends a while on the rest of the chunk. */
-    const slowTransform: StreamTransform = {
-      push(_chunk, send) {
-        send?.('data: first\n\n');
-        const started = now();
-        while (now() - started < BUSY_MS) {
-          // The conversion of a long chunk, compressed into one busy stretch.
-        }
-        restReadyAt = now();
-        return 'data: rest\n\n';
-      },
-      end: () => undefined,
-      failure: () => undefined,
-      usage: () => undefined,
-      producedText: () => '',
-      errorEvent: () => '',
-    };
+    const slowTransform = transformOf((_chunk, send) => {
+      send?.('data: first\n\n');
+      const started = now();
+      while (now() - started < BUSY_MS) {
+        // The conversion of a long chunk, compressed into one busy stretch.
+      }
+      restReadyAt = now();
+      return 'data: rest\n\n';
+    });
     const app = Fastify();
     app.get('/stream', async (_request, reply) => {
       const upstreamBody = Readable.from([Buffer.from('one chunk holding every event')]);
-      const relay = relayStream({
-        transform: slowTransform,
-        firstChunk: await readFirstChunk(upstreamBody),
-        body: upstreamBody,
-        account: { markFirstByte: () => undefined, finish: () => undefined },
-        cancellation: new Cancellation(),
-        idleTimeoutSeconds: 60,
-        language: 'en',
-        requestId: 'request-1',
-        onClosed: () => undefined,
-      });
+      const relay = await testStreamRelay(upstreamBody, slowTransform);
       return sendRelayResponse(reply, { kind: 'stream', status: 200, headers: {}, relay });
     });
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -5,12 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { sendRelayResponse } from '../../src/http/send-relay-response.js';
-import { Cancellation } from '../../src/relay/cancellation.js';
-import { readFirstChunk } from '../../src/relay/read-first-chunk.js';
 import type { Completion } from '../../src/relay/request-account.js';
-import { relayStream } from '../../src/relay/relay-stream.js';
-import type { StreamTransform } from '../../src/relay/transforms.js';
 import { waitForDrain } from '../../src/relay/wait-for-drain.js';
+import { identityTransform, testStreamRelay } from '../helpers/test-stream-relay.js';
 
 describe('waitForDrain', () => {
   it('leaves no listener behind, whether the stream drains or closes', async () => {
@@ -61,16 +58,8 @@ describe('a stream relayed to a slow client', () => {
           }
         })(),
       );
-      const relay = relayStream({
-        transform: identityTransform(),
-        firstChunk: await readFirstChunk(upstreamBody),
-        body: upstreamBody,
-        account: { markFirstByte: () => undefined, finish: (completion) => void finished.push(completion) },
-        cancellation: new Cancellation(),
-        idleTimeoutSeconds: 60,
-        language: 'en',
-        requestId: 'request-1',
-        onClosed: () => undefined,
+      const relay = await testStreamRelay(upstreamBody, identityTransform(), (completion) => {
+        finished.push(completion);
       });
       return sendRelayResponse(reply, { kind: 'stream', status: 200, headers: {}, relay });
     });
@@ -117,17 +106,7 @@ describe('a relayed stream whose first chunk fills the client buffer', () => {
       },
     });
     const handed = vi.spyOn(client, 'write');
-    const relay = relayStream({
-      transform: identityTransform(),
-      firstChunk: await readFirstChunk(upstreamBody),
-      body: upstreamBody,
-      account: { markFirstByte: () => undefined, finish: () => undefined },
-      cancellation: new Cancellation(),
-      idleTimeoutSeconds: 60,
-      language: 'en',
-      requestId: 'request-1',
-      onClosed: () => undefined,
-    });
+    const relay = await testStreamRelay(upstreamBody, identityTransform());
     const relayed = relay(client);
     await sleep(50);
     expect(handed).toHaveBeenCalledTimes(1);
@@ -137,15 +116,3 @@ describe('a relayed stream whose first chunk fills the client buffer', () => {
     expect(received).toEqual(['one', 'two', 'three']);
   });
 });
-
-/** A transform that passes every chunk on as it is. */
-function identityTransform(): StreamTransform {
-  return {
-    push: (chunk) => chunk,
-    end: () => undefined,
-    failure: () => undefined,
-    usage: () => undefined,
-    producedText: () => '',
-    errorEvent: () => '',
-  };
-}
