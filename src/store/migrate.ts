@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { holdsAndLeasesMigration } from './migrations/0002-holds-and-leases.js';
 import { channelConfigMigration } from './migrations/0003-channel-config.js';
 import { consoleSessionsMigration } from './migrations/0004-console-sessions.js';
+import { moneyMovesFunctionMigration } from './migrations/0005-money-moves-function.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0002-holds-and-leases': holdsAndLeasesMigration(store.dialect),
     '0003-channel-config': channelConfigMigration,
     '0004-console-sessions': consoleSessionsMigration,
+    '0005-money-moves-function': moneyMovesFunctionMigration(store.dialect),
   };
 }
 

@@ -65,9 +65,9 @@ export interface MoneyLedger {
 export const INTERRUPTED = 'interrupted';
 
 /**
- * Every request runs these statements, so they skip the query builder: on SQLite they are
- * synchronous prepared statements applied by group commit; on PostgreSQL, single statements where
- * possible so each move is one round trip.
+ * Every request runs these statements, so they skip the query builder. Both databases group-commit
+ * the moves of concurrent requests: on SQLite, synchronous prepared statements in one transaction;
+ * on PostgreSQL, one call of a database function per batch, one round trip.
  */
 export function openMoneyLedger(store: Store): MoneyLedger {
   return store.sqlite ? openSqliteMoneyLedger(store.sqlite) : openPostgresMoneyLedger(store.db);

@@ -1,50 +1,9 @@
 import type { Kysely } from 'kysely';
-import { INTERRUPTED, type Hold, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
+import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
-import {
-  holdRecordValues,
-  insertInterruptedRecords,
-  insertSettledRecords,
-  recordIntoHold,
-} from './hold-record-sql.js';
-
-class QuotaRefused extends Error {}
-
-const holdColumns = 'id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at';
-const holdValues = '?, ?, ?, ?, ?::boolean, ?::bigint, ?, ?, ?::boolean, ?::bigint';
-
-// A data-modifying WITH runs exactly once: the take and the hold land together or not at all.
-const takeBalanceWithHold = preparedSql(
-  'postgres',
-  `with taken as (update users set balance = balance - ?::bigint
-     where id = ? and balance > 0 and balance >= ?::bigint returning id)
-   insert into holds (${holdColumns}) select ${holdValues} from taken`,
-);
-const takeFromBalance = preparedSql(
-  'postgres',
-  'update users set balance = balance - ?::bigint where id = ? and balance > 0 and balance >= ?::bigint',
-);
-const takeFromQuota = preparedSql(
-  'postgres',
-  'update api_keys set quota = quota - ?::bigint where id = ? and quota >= ?::bigint',
-);
-const insertHold = preparedSql('postgres', `insert into holds (${holdColumns}) values (${holdValues})`);
-
-// Filling the hold's record is what makes the move happen once: a repeat, or a racing recovery,
-// finds no hold left to fill (or none at all).
-const settleHold = preparedSql(
-  'postgres',
-  `with held as (update holds set ${recordIntoHold('postgres')}
-     where id = ? and status_code is null returning user_id, key_id, key_capped, amount),
-   charged as (update users set balance = balance + (held.amount - ?::bigint), used = used + ?::bigint
-     from held where users.id = held.user_id),
-   counted as (update api_keys set
-       quota = quota + (case when held.key_capped then held.amount - ?::bigint else 0 end),
-       used_quota = used_quota + ?::bigint
-     from held where api_keys.id = held.key_id)
-   select count(*)::integer as settled from held`,
-);
+import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
+import { PostgresMoneyMoves, type ReserveMove, type SettleMove } from './postgres-money-moves.js';
 
 const storeSettled = preparedSql(
   'postgres',
@@ -69,24 +28,17 @@ const returnHoldsOf = preparedSql(
 const readBalance = preparedSql('postgres', 'select balance from users where id = ?');
 const readQuota = preparedSql('postgres', 'select quota from api_keys where id = ?');
 
+/**
+ * Money moves on PostgreSQL: reservations and settlements are group-committed through the
+ * `gateway_money_moves` function (see postgres-money-moves.ts); the rarer moves are single
+ * statements.
+ */
 export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
-  const changed = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0) > 0;
   const readNumber = async (query: ReturnType<typeof readBalance>, column: string) => {
     const { rows } = await db.executeQuery<Record<string, unknown>>(query);
     return Number(rows[0]?.[column] ?? 0);
   };
-  const holdParameters = (hold: Hold) => [
-    hold.id,
-    hold.owner,
-    hold.userId,
-    hold.keyId,
-    hold.keyCapped,
-    hold.amount,
-    hold.model,
-    hold.endpoint,
-    hold.stream,
-    hold.createdAt,
-  ];
+  const moves = new PostgresMoneyMoves(db);
 
   const storeRecords = async (owner: string) => {
     const { rows } = await db.executeQuery<{ stored: number }>(storeSettled(owner));
@@ -94,33 +46,39 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
   };
 
   return {
-    async reserve(hold) {
-      const { amount } = hold;
-      if (!hold.keyCapped) {
-        const taken = await db.executeQuery(
-          takeBalanceWithHold(amount, hold.userId, amount, ...holdParameters(hold)),
-        );
-        return changed(taken) ? 'reserved' : 'balance';
-      }
-      try {
-        return await db.transaction().execute(async (transaction) => {
-          if (!changed(await transaction.executeQuery(takeFromBalance(amount, hold.userId, amount))))
-            return 'balance';
-          if (!changed(await transaction.executeQuery(takeFromQuota(amount, hold.keyId, amount))))
-            throw new QuotaRefused();
-          await transaction.executeQuery(insertHold(...holdParameters(hold)));
-          return 'reserved';
-        });
-      } catch (error) {
-        if (error instanceof QuotaRefused) return 'quota';
-        throw error;
-      }
-    },
+    reserve: (hold) =>
+      moves.submit({
+        kind: 'reserve',
+        id: hold.id,
+        owner: hold.owner,
+        user_id: hold.userId,
+        key_id: hold.keyId,
+        key_capped: hold.keyCapped,
+        amount: hold.amount,
+        model: hold.model,
+        endpoint: hold.endpoint,
+        stream: hold.stream,
+        created_at: hold.createdAt,
+      } satisfies ReserveMove),
     async settle(holdId, cost, record) {
-      const { rows } = await db.executeQuery<{ settled: number }>(
-        settleHold(...holdRecordValues(record, cost), holdId, cost, cost, cost, cost),
-      );
-      return (rows[0]?.settled ?? 0) > 0;
+      const outcome = await moves.submit({
+        kind: 'settle',
+        id: holdId,
+        user_id: record.userId,
+        cost,
+        status_code: record.statusCode,
+        channel_id: record.channelId,
+        prompt_tokens: record.promptTokens,
+        completion_tokens: record.completionTokens,
+        cached_tokens: record.cachedTokens,
+        cache_write_tokens: record.cacheWriteTokens,
+        reasoning_tokens: record.reasoningTokens,
+        latency_ms: record.latencyMs,
+        first_byte_ms: record.firstByteMs,
+        error: record.error,
+        settled_at: record.createdAt,
+      } satisfies SettleMove);
+      return outcome === 'settled';
     },
     storeRecords,
     async returnHolds(owner) {

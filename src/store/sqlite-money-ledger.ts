@@ -1,12 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
-import {
-  holdRecordValues,
-  insertInterruptedRecords,
-  insertSettledRecords,
-  recordIntoHold,
-} from './hold-record-sql.js';
+import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
+import type { NewUsageLog } from './usage-logs-repository.js';
 
 /** What a money move needs of a hold. */
 interface HoldRow {
@@ -31,7 +27,9 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const recordInHold = database.prepare<unknown[], HoldRow>(
-    `update holds set ${recordIntoHold('sqlite')}
+    `update holds set status_code = ?, channel_id = ?, prompt_tokens = ?, completion_tokens = ?,
+       cached_tokens = ?, cache_write_tokens = ?, reasoning_tokens = ?, cost = ?, latency_ms = ?,
+       first_byte_ms = ?, error = ?, settled_at = ?
      where id = ? and status_code is null returning user_id, key_id, key_capped, amount`,
   );
   const copySettled = database.prepare(
@@ -118,4 +116,22 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       return Number(readQuota.get(keyId) ?? 0);
     },
   };
+}
+
+/** The settlement's parameters, in the order of its `set`. */
+function holdRecordValues(record: NewUsageLog, cost: number): unknown[] {
+  return [
+    record.statusCode,
+    record.channelId,
+    record.promptTokens,
+    record.completionTokens,
+    record.cachedTokens,
+    record.cacheWriteTokens,
+    record.reasoningTokens,
+    cost,
+    record.latencyMs,
+    record.firstByteMs,
+    record.error,
+    record.createdAt,
+  ];
 }

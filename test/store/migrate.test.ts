@@ -7,7 +7,13 @@ import { migrateToLatest } from '../../src/store/migrate.js';
 import { uniqueSchemaName } from '../helpers/test-stores.js';
 
 const databaseUrl = process.env.DATABASE_URL;
-const MIGRATIONS = ['0001-initial', '0002-holds-and-leases', '0003-channel-config', '0004-console-sessions'];
+const MIGRATIONS = [
+  '0001-initial',
+  '0002-holds-and-leases',
+  '0003-channel-config',
+  '0004-console-sessions',
+  '0005-money-moves-function',
+];
 
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {

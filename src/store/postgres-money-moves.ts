@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import { preparedSql } from './prepared-sql.js';
+import type { Database } from './schema.js';
+
+/** A reservation as `gateway_money_moves` reads it (members named after its columns). */
+export interface ReserveMove {
+  kind: 'reserve';
+  id: string;
+  owner: string;
+  user_id: number;
+  key_id: number;
+  key_capped: boolean;
+  amount: number;
+  model: string;
+  endpoint: string;
+  stream: boolean;
+  created_at: number;
+}
+
+/** A settlement: the cost charged against hold `id`, and the usage record written into it. */
+export interface SettleMove {
+  kind: 'settle';
+  id: string;
+  /** Orders the move among the batch's (see the function); the hold's own user is charged. */
+  user_id: number;
+  cost: number;
+  status_code: number;
+  channel_id: number | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  latency_ms: number;
+  first_byte_ms: number | null;
+  error: string | null;
+  settled_at: number;
+}
+
+export type MoneyMove = ReserveMove | SettleMove;
+
+/** Which side refused a reservation, if any; whether a settlement found its hold still open. */
+export type OutcomeOf<Move extends MoneyMove> = Move extends ReserveMove
+  ? 'reserved' | 'balance' | 'quota'
+  : 'settled' | 'gone';
+type MoveOutcome = OutcomeOf<ReserveMove> | OutcomeOf<SettleMove>;
+
+interface Entry {
+  move: MoneyMove;
+  resolve: (outcome: MoveOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+const applyMoves = preparedSql('postgres', 'select gateway_money_moves(?::jsonb) as outcomes');
+
+/** A deadlock victim or a serialization failure: the whole transaction was rolled back. */
+const RETRYABLE_STATES = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Group commit on PostgreSQL: the money moves submitted while the event loop handles one round of
+ * I/O, or while the batch before them is on its way, go together in the next batch: one round
+ * trip, one transaction and one commit (one write-ahead log flush) for all of them, each move still
+ * atomic, applied by the `gateway_money_moves` function. One batch is in flight at a time, so a
+ * process never waits on its own locks. A batch rolled back whole (a deadlock with another
+ * instance, a serialization failure) is sent again; any other failure fails each of its moves, as
+ * a single statement's would.
+ */
+export class PostgresMoneyMoves {
+  private queue: Entry[] = [];
+  /** A batch is scheduled or in flight. */
+  private busy = false;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  submit<Move extends MoneyMove>(move: Move): Promise<OutcomeOf<Move>> {
+    return new Promise<OutcomeOf<Move>>((resolve, reject) => {
+      this.queue.push({ move, resolve: resolve as (outcome: MoveOutcome) => void, reject });
+      if (this.busy) return;
+      this.busy = true;
+      setImmediate(this.flush);
+    });
+  }
+
+  private readonly flush = (): void => {
+    const entries = this.queue;
+    this.queue = [];
+    void this.apply(entries).finally(() => {
+      if (this.queue.length > 0) setImmediate(this.flush);
+      else this.busy = false;
+    });
+  };
+
+  private async apply(entries: Entry[]): Promise<void> {
+    const moves = JSON.stringify(entries.map((entry) => entry.move));
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { rows } = await this.db.executeQuery<{ outcomes: MoveOutcome[] }>(applyMoves(moves));
+        const outcomes = rows[0]!.outcomes;
+        entries.forEach((entry, index) => entry.resolve(outcomes[index]!));
+        return;
+      } catch (error) {
+        if (attempt < MAX_ATTEMPTS && RETRYABLE_STATES.has((error as { code?: unknown }).code as string))
+          continue;
+        for (const entry of entries) entry.reject(error);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { Store } from '../../src/store/database.js';
+import {
+  PostgresMoneyMoves,
+  type ReserveMove,
+  type SettleMove,
+} from '../../src/store/postgres-money-moves.js';
+import { createRepositories, type Repositories } from '../../src/store/repositories.js';
+import type { Database } from '../../src/store/schema.js';
+import { storeVariants } from '../helpers/test-stores.js';
+
+const postgres = storeVariants().find((variant) => variant.name === 'postgres');
+
+describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
+  let store: Store;
+  let repositories: Repositories;
+  /** The batches sent: each one call of `gateway_money_moves`. */
+  let batches: number;
+  /** Called as each batch is sent. */
+  let onBatch: () => void;
+  let moves: PostgresMoneyMoves;
+
+  beforeEach(async () => {
+    store = await postgres!.open();
+    repositories = createRepositories(store);
+    batches = 0;
+    onBatch = () => undefined;
+    moves = new PostgresMoneyMoves(countingBatches(store.db));
+  });
+  afterEach(async () => store.close());
+
+  function countingBatches(db: Kysely<Database>): Kysely<Database> {
+    return new Proxy(db, {
+      get(target, property) {
+        if (property !== 'executeQuery') return Reflect.get(target, property, target);
+        return (query: CompiledQuery) => {
+          if (!query.sql.includes('gateway_money_moves')) return target.executeQuery(query);
+          batches += 1;
+          const sent = target.executeQuery(query);
+          onBatch();
+          return sent;
+        };
+      },
+    });
+  }
+
+  let holdSequence = 0;
+  async function seedUser(balance: number, quota: number | null = null) {
+    const user = await repositories.users.create({
+      username: `u${Math.random()}`,
+      passwordHash: null,
+      role: 'user',
+      group: 'default',
+      balance,
+      language: null,
+      status: 'enabled',
+    });
+    const key = await repositories.keys.create({
+      userId: user.id,
+      name: '',
+      keyHash: `${Math.random()}`,
+      keyHint: '',
+      status: 'enabled',
+      expiresAt: null,
+      unlimitedQuota: quota === null,
+      quota: quota ?? 0,
+      modelLimits: null,
+      ipAllowList: null,
+      group: null,
+      rpm: null,
+      tpm: null,
+    });
+    const reserve = (amount: number): ReserveMove => ({
+      kind: 'reserve',
+      id: `hold-${(holdSequence += 1)}`,
+      owner: 'owner-a',
+      user_id: user.id,
+      key_id: key.id,
+      key_capped: quota !== null,
+      amount,
+      model: 'gpt-4o',
+      endpoint: 'chat-completions',
+      stream: false,
+      created_at: 1,
+    });
+    const settle = (id: string, cost: number): SettleMove => ({
+      kind: 'settle',
+      id,
+      user_id: user.id,
+      cost,
+      status_code: 200,
+      channel_id: null,
+      prompt_tokens: 1,
+      completion_tokens: 2,
+      cached_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
+      latency_ms: 3,
+      first_byte_ms: null,
+      error: null,
+      settled_at: 2,
+    });
+    return { user, key, reserve, settle };
+  }
+
+  const balanceOf = async (userId: number) => (await repositories.users.find(userId))?.balance;
+
+  test('the moves of one turn travel in one batch; those sent while it is on its way, in the next', async () => {
+    const alice = await seedUser(1_000);
+    const bob = await seedUser(1_000, 250);
+    const opened = alice.reserve(100);
+    await moves.submit(opened);
+    expect(batches).toBe(1);
+
+    const first = Promise.all([
+      moves.submit(bob.reserve(100)),
+      moves.submit(alice.settle(opened.id, 40)),
+      moves.submit(alice.reserve(900)),
+      moves.submit(bob.reserve(100)),
+      moves.submit(alice.settle(opened.id, 40)),
+      moves.submit(bob.reserve(100)),
+    ]);
+    // Submitted while the first batch is on its way.
+    const second = new Promise<unknown[]>((resolve) => {
+      onBatch = () => {
+        onBatch = () => undefined;
+        resolve(Promise.all([moves.submit(alice.reserve(61)), moves.submit(bob.reserve(1))]));
+      };
+    });
+    // Each outcome is its own move's, in the order given; bob's third is refused by his key's
+    // quota, and his balance is given back in the same move. Alice has 60 left for the next batch.
+    expect(await first).toEqual(['reserved', 'settled', 'reserved', 'reserved', 'gone', 'quota']);
+    expect(await second).toEqual(['balance', 'reserved']);
+    expect(batches).toBe(3);
+    expect(await balanceOf(alice.user.id)).toBe(1_000 - 40 - 900);
+    expect(await balanceOf(bob.user.id)).toBe(1_000 - 201);
+    expect((await repositories.keys.find(bob.key.id))?.quota).toBe(250 - 201);
+  });
+
+  test('a failed batch fails each of its moves and applies none of them', async () => {
+    const alice = await seedUser(1_000);
+    const taken = alice.reserve(10);
+    await moves.submit(taken);
+    const outcomes = await Promise.allSettled([
+      moves.submit(alice.reserve(20)),
+      // The same hold twice: the insert's unique key refuses it, and the transaction rolls back.
+      moves.submit({ ...alice.reserve(30), id: taken.id }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(await balanceOf(alice.user.id)).toBe(990);
+    expect(await moves.submit(alice.reserve(20))).toBe('reserved');
+  });
+
+  test('a batch chosen as the victim of a deadlock is sent again and lands once', async () => {
+    const first = await seedUser(1_000);
+    const second = await seedUser(1_000);
+    await store.db.connection().execute(async (other) => {
+      // Another instance's transaction holds the second user's row, then asks for the first's
+      // while the batch holds it: a cycle. Its own deadlock check waits longer, so the batch's
+      // check finds the cycle first and the batch is rolled back.
+      await sql`begin`.execute(other);
+      await sql`set local deadlock_timeout = '20s'`.execute(other);
+      await sql`update users set balance = balance where id = ${second.user.id}`.execute(other);
+      const batch = Promise.all([moves.submit(second.reserve(200)), moves.submit(first.reserve(100))]);
+      await waitForLockWait(store.db);
+      await sql`update users set balance = balance - 1 where id = ${first.user.id}`.execute(other);
+      await sql`commit`.execute(other);
+      expect(await batch).toEqual(['reserved', 'reserved']);
+    });
+    expect(batches).toBe(2);
+    expect(await balanceOf(first.user.id)).toBe(1_000 - 1 - 100);
+    expect(await balanceOf(second.user.id)).toBe(1_000 - 200);
+  }, 15_000);
+});
+
+/** Resolves once some session waits for a lock while holding one on this schema's `users`. */
+async function waitForLockWait(db: Kysely<Database>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ waiting: number }>`select count(*)::integer as waiting from pg_locks waiter
+      where not waiter.granted and exists (select 1 from pg_locks held
+        join pg_class on pg_class.oid = held.relation
+        join pg_namespace on pg_namespace.oid = pg_class.relnamespace
+        where held.pid = waiter.pid and pg_namespace.nspname = current_schema() and pg_class.relname = 'users')`.execute(
+      db,
+    );
+    if ((rows[0]?.waiting ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
