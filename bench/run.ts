@@ -25,6 +25,7 @@ import {
 } from './measure.js';
 import { compare, formatTable, round, row } from './report.js';
 import { measureAllCores, type AllCoresResult } from './all-cores.js';
+import { measurePostgres, type PostgresResult } from './postgres.js';
 import { seedGateway, type SeededKeys } from './seed.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +33,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /** Rounds of the saturation and per-chunk phases, the targets taking turns (see `inTurns`). */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const openStreams = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
+/** When set, the chat saturation runs once more on a gateway using this PostgreSQL database. */
+const postgresUrl = process.env.BENCH_DATABASE_URL;
 const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
 /** The per-chunk scenario: 100-chunk streams started at this rate, chunks this far apart. */
@@ -223,6 +226,20 @@ try {
     children,
   });
 
+  let postgres: PostgresResult | undefined;
+  if (postgresUrl) {
+    process.stderr.write('postgres\n');
+    postgres = await measurePostgres({
+      root,
+      databaseUrl: postgresUrl,
+      adminToken: ADMIN,
+      seconds,
+      rounds,
+      seed,
+      children,
+    });
+  }
+
   const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
   type StreamTimes = Record<'direct' | 'bareProxy' | 'gateway', { firstByte: number; total: number }>;
   const timesOf = (measure: 'firstByte' | 'total', values: StreamTimes) =>
@@ -307,6 +324,9 @@ try {
       ...allCores,
       rps_vs_one_core: round(allCores.rps / gatewaySaturation.rps, 2),
     },
+    ...(postgres && {
+      postgres: { ...postgres, rps_vs_sqlite: round(postgres.rps / gatewaySaturation.rps, 2) },
+    }),
     open_streams: {
       count: openStreams,
       kib_per_stream: compare(
@@ -364,13 +384,15 @@ try {
     process.stdout.write(`${title}\n${pathTable}\n\n`);
   }
   process.stdout.write(`${formatAllCores(results.all_cores, round(gatewaySaturation.cpuPerRequest, 1))}\n`);
+  if (postgres) process.stdout.write(`\n${formatPostgres(postgres, gatewaySaturation)}\n`);
   const errors =
     results.saturation_rps.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +
     results.chat_client_on_anthropic_channel.errors +
-    results.all_cores.errors;
+    results.all_cores.errors +
+    (postgres?.errors ?? 0);
   if (errors > 0) process.stdout.write(`errors: ${errors} (see latest.json)\n`);
 
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
@@ -458,5 +480,16 @@ function formatAllCores(
       ['  of which the primary (µs)', '', `${figures.primary_cpu_us_per_request.limited}`],
     ],
     ['measure', 'one core (1 process)', `all cores (${figures.workers} workers)`],
+  );
+}
+
+function formatPostgres(figures: PostgresResult, sqlite: { rps: number; cpuPerRequest: number }): string {
+  return formatTable(
+    [
+      ['throughput at saturation (req/s)', `${round(sqlite.rps, 0)}`, `${figures.rps}`],
+      ['CPU per request, gateway (µs)', `${round(sqlite.cpuPerRequest, 1)}`, `${figures.cpu_us_per_request}`],
+      ['CPU per request, database server (µs)', '', `${figures.database_cpu_us_per_request}`],
+    ],
+    ['chat completions, one core', 'on SQLite', 'on PostgreSQL'],
   );
 }
