@@ -56,6 +56,8 @@ const applyMoves = preparedSql('postgres', 'select gateway_money_moves(?::jsonb)
 /** A deadlock victim or a serialization failure: the whole transaction was rolled back. */
 const RETRYABLE_STATES = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
+/** A longer queue goes in several batches, so no one transaction holds its locks for long. */
+export const MAX_MOVES_PER_BATCH = 500;
 
 /**
  * Group commit on PostgreSQL: the money moves submitted while the event loop handles one round of
@@ -83,8 +85,7 @@ export class PostgresMoneyMoves {
   }
 
   private readonly flush = (): void => {
-    const entries = this.queue;
-    this.queue = [];
+    const entries = this.queue.splice(0, MAX_MOVES_PER_BATCH);
     void this.apply(entries).finally(() => {
       if (this.queue.length > 0) setImmediate(this.flush);
       else this.busy = false;

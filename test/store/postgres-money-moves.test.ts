@@ -2,6 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import {
+  MAX_MOVES_PER_BATCH,
   PostgresMoneyMoves,
   type ReserveMove,
   type SettleMove,
@@ -136,6 +137,16 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
     expect(await balanceOf(alice.user.id)).toBe(1_000 - 40 - 900);
     expect(await balanceOf(bob.user.id)).toBe(1_000 - 201);
     expect((await repositories.keys.find(bob.key.id))?.quota).toBe(250 - 201);
+  });
+
+  test('a long queue goes in batches of at most MAX_MOVES_PER_BATCH moves', async () => {
+    const alice = await seedUser(10_000);
+    const outcomes = await Promise.all(
+      Array.from({ length: 2 * MAX_MOVES_PER_BATCH + 1 }, () => moves.submit(alice.reserve(1))),
+    );
+    expect(outcomes.every((outcome) => outcome === 'reserved')).toBe(true);
+    expect(batches).toBe(3);
+    expect(await balanceOf(alice.user.id)).toBe(10_000 - 2 * MAX_MOVES_PER_BATCH - 1);
   });
 
   test('a failed batch fails each of its moves and applies none of them', async () => {
