@@ -3,7 +3,12 @@ import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
-import { PostgresMoneyMoves, type ReserveMove, type SettleMove } from './postgres-money-moves.js';
+import {
+  PostgresMoneyMoves,
+  storableText,
+  type ReserveMove,
+  type SettleMove,
+} from './postgres-money-moves.js';
 
 const storeSettled = preparedSql(
   'postgres',
@@ -55,7 +60,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         key_id: hold.keyId,
         key_capped: hold.keyCapped,
         amount: hold.amount,
-        model: hold.model,
+        model: storableText(hold.model),
         endpoint: hold.endpoint,
         stream: hold.stream,
         created_at: hold.createdAt,
@@ -75,7 +80,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         reasoning_tokens: record.reasoningTokens,
         latency_ms: record.latencyMs,
         first_byte_ms: record.firstByteMs,
-        error: record.error,
+        error: record.error === null ? null : storableText(record.error),
         settled_at: record.createdAt,
       } satisfies SettleMove);
       return outcome === 'settled';

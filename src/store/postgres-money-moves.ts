@@ -55,6 +55,12 @@ const applyMoves = preparedSql('postgres', 'select gateway_money_moves(?::jsonb)
 
 /** A deadlock victim or a serialization failure: the whole transaction was rolled back. */
 const RETRYABLE_STATES = new Set(['40P01', '40001']);
+/**
+ * Classes of errors that one move's data causes (22: data exception, 23: integrity constraint
+ * violation): the batch rolled back, and its moves are applied again one by one, so that only the
+ * move at fault fails.
+ */
+const REFUSED_DATA_CLASSES = new Set(['22', '23']);
 const MAX_ATTEMPTS = 5;
 /** A longer queue goes in several batches, so no one transaction holds its locks for long. */
 export const MAX_MOVES_PER_BATCH = 500;
@@ -101,11 +107,31 @@ export class PostgresMoneyMoves {
         entries.forEach((entry, index) => entry.resolve(outcomes[index]!));
         return;
       } catch (error) {
-        if (attempt < MAX_ATTEMPTS && RETRYABLE_STATES.has((error as { code?: unknown }).code as string))
-          continue;
+        const state = sqlState(error);
+        if (attempt < MAX_ATTEMPTS && RETRYABLE_STATES.has(state)) continue;
+        if (entries.length > 1 && REFUSED_DATA_CLASSES.has(state.slice(0, 2))) {
+          for (const entry of entries) await this.apply([entry]);
+          return;
+        }
         for (const entry of entries) entry.reject(error);
         return;
       }
     }
   }
+}
+
+function sqlState(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text as PostgreSQL can store it: a NUL character, or half of a surrogate pair (which JSON can
+ * carry and `jsonb` refuses), becomes U+FFFD. An upstream's error message is copied into the
+ * usage record, and no text from outside may make a settlement fail.
+ */
+export function storableText(text: string): string {
+  return text.replace(UNSTORABLE_TEXT, '\uFFFD');
 }

@@ -4,36 +4,11 @@ import { openMoneyLedger, type MoneyLedger } from '../../src/store/money-ledger.
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
-import type { NewUsageLog } from '../../src/store/usage-logs-repository.js';
 import { storeVariants } from '../helpers/test-stores.js';
+import { usageRecord } from '../helpers/usage-record.js';
 
 let requestSequence = 0;
 const nextRequestId = () => `req-${process.pid}-${(requestSequence += 1)}`;
-
-/** The usage record a relayed request settles with. */
-export function usageRecord(overrides: Partial<NewUsageLog> = {}): NewUsageLog {
-  return {
-    requestId: 'r',
-    createdAt: 1,
-    userId: 0,
-    keyId: 0,
-    channelId: 7,
-    model: 'gpt-4o',
-    endpoint: 'chat-completions',
-    stream: false,
-    statusCode: 200,
-    promptTokens: 10,
-    completionTokens: 20,
-    cachedTokens: 1,
-    cacheWriteTokens: 2,
-    reasoningTokens: 3,
-    cost: 0,
-    latencyMs: 5,
-    firstByteMs: 4,
-    error: null,
-    ...overrides,
-  };
-}
 
 describe.each(storeVariants())('balance ledger on $name', (variant) => {
   let store: Store;

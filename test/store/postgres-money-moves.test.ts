@@ -4,12 +4,15 @@ import type { Store } from '../../src/store/database.js';
 import {
   MAX_MOVES_PER_BATCH,
   PostgresMoneyMoves,
+  storableText,
   type ReserveMove,
   type SettleMove,
 } from '../../src/store/postgres-money-moves.js';
+import { openPostgresMoneyLedger } from '../../src/store/postgres-money-ledger.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import type { Database } from '../../src/store/schema.js';
 import { storeVariants } from '../helpers/test-stores.js';
+import { usageRecord } from '../helpers/usage-record.js';
 
 const postgres = storeVariants().find((variant) => variant.name === 'postgres');
 
@@ -149,18 +152,38 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
     expect(await balanceOf(alice.user.id)).toBe(10_000 - 2 * MAX_MOVES_PER_BATCH - 1);
   });
 
-  test('a failed batch fails each of its moves and applies none of them', async () => {
+  test('a move the database refuses fails alone: the rest of its batch lands', async () => {
     const alice = await seedUser(1_000);
     const taken = alice.reserve(10);
     await moves.submit(taken);
     const outcomes = await Promise.allSettled([
       moves.submit(alice.reserve(20)),
-      // The same hold twice: the insert's unique key refuses it, and the transaction rolls back.
+      // The same hold twice: the insert's unique key refuses it, and the batch rolls back whole.
       moves.submit({ ...alice.reserve(30), id: taken.id }),
+      moves.submit(alice.reserve(40)),
     ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
-    expect(await balanceOf(alice.user.id)).toBe(990);
-    expect(await moves.submit(alice.reserve(20))).toBe('reserved');
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toContain('holds_pkey');
+    expect(await balanceOf(alice.user.id)).toBe(1_000 - 10 - 20 - 40);
+    // The batch, then each of its three moves alone.
+    expect(batches).toBe(1 + 1 + 3);
+  });
+
+  test('text PostgreSQL cannot store reaches the record as U+FFFD, and the settlement lands', async () => {
+    const alice = await seedUser(1_000);
+    const taken = alice.reserve(10);
+    await moves.submit(taken);
+    const ledger = openPostgresMoneyLedger(store.db);
+    const settled = await ledger.settle(
+      taken.id,
+      5,
+      usageRecord({ userId: alice.user.id, error: 'upstream said \0 and \ud800 alone' }),
+    );
+    expect(settled).toBe(true);
+    const { rows } = await sql<{ error: string }>`select error from holds where id = ${taken.id}`.execute(
+      store.db,
+    );
+    expect(rows[0]?.error).toBe('upstream said \uFFFD and \uFFFD alone');
   });
 
   test('a batch chosen as the victim of a deadlock is sent again and lands once', async () => {
@@ -183,6 +206,38 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
     expect(await balanceOf(first.user.id)).toBe(1_000 - 1 - 100);
     expect(await balanceOf(second.user.id)).toBe(1_000 - 200);
   }, 15_000);
+});
+
+test('a batch that fails for another reason (the connection lost) fails each of its moves', async () => {
+  let calls = 0;
+  const unreachable = {
+    executeQuery: async () => {
+      calls += 1;
+      throw Object.assign(new Error('Connection terminated unexpectedly'), { code: undefined });
+    },
+  } as unknown as Kysely<Database>;
+  const moves = new PostgresMoneyMoves(unreachable);
+  const reserve = (id: string): ReserveMove => ({
+    kind: 'reserve',
+    id,
+    owner: 'o',
+    user_id: 1,
+    key_id: 1,
+    key_capped: false,
+    amount: 1,
+    model: 'm',
+    endpoint: 'chat-completions',
+    stream: false,
+    created_at: 1,
+  });
+  const outcomes = await Promise.allSettled([moves.submit(reserve('a')), moves.submit(reserve('b'))]);
+  expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+  expect(calls).toBe(1);
+});
+
+test('storable text leaves well-formed text alone and replaces NUL and lone surrogates', () => {
+  expect(storableText('plain, and a pair: \ud83d\ude00')).toBe('plain, and a pair: \ud83d\ude00');
+  expect(storableText('\0a\udc00b\ud800')).toBe('\uFFFDa\uFFFDb\uFFFD');
 });
 
 /** Resolves once some session waits for a lock while holding one on this schema's `users`. */
