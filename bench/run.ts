@@ -6,7 +6,8 @@
  * core 1. Prints a table with the gateway's ratios to the direct path and to the bare proxy, then
  * the same figures for Anthropic messages relayed as they are and for a chat client on an Anthropic
  * channel. Then the gateway runs again with `GATEWAY_WORKERS=auto` on every core, for its
- * throughput per machine and per core (last table). Writes bench/results/latest.json.
+ * throughput per machine and per core, and, with `BENCH_DATABASE_URL` set, once more on PostgreSQL
+ * (last tables). Writes bench/results/latest.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
