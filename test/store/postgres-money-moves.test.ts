@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Store } from '../../src/store/database.js';
+import { openStore, type Store } from '../../src/store/database.js';
 import {
   MAX_MOVES_PER_BATCH,
   PostgresMoneyMoves,
@@ -184,6 +184,59 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
       store.db,
     );
     expect(rows[0]?.error).toBe('upstream said \uFFFD and \uFFFD alone');
+  });
+
+  test('three instances moving the money of the same users at once: every move lands, the books exact', async () => {
+    const others = [0, 1].map(() =>
+      openStore({ dataDir: ':memory:', databaseUrl: process.env.DATABASE_URL, postgresSchema: store.schema }),
+    );
+    try {
+      const users = await Promise.all(Array.from({ length: 8 }, () => seedUser(1_000_000, 1_000_000)));
+      const instances = [moves, ...others.map((other) => new PostgresMoneyMoves(other.db))];
+      const rounds = 20;
+      const shuffled = <Item>(items: Item[]) =>
+        items
+          .map((item) => ({ item, order: Math.random() }))
+          .sort((a, b) => a.order - b.order)
+          .map(({ item }) => item);
+      await Promise.all(
+        instances.map(async (instance) => {
+          for (let round = 0; round < rounds; round += 1) {
+            const reserved = shuffled(users).map((user) => user.reserve(1_000));
+            const taken = await Promise.all(reserved.map((move) => instance.submit(move)));
+            expect(taken.every((outcome) => outcome === 'reserved')).toBe(true);
+            const settled = await Promise.all(
+              shuffled(reserved.map((move, index) => ({ move, index }))).map(({ move, index }) =>
+                instance.submit(
+                  users.find((user) => user.user.id === move.user_id)!.settle(move.id, 600 + index),
+                ),
+              ),
+            );
+            expect(settled.every((outcome) => outcome === 'settled')).toBe(true);
+          }
+        }),
+      );
+      for (const { user, key } of users) {
+        const spent = (await repositories.users.find(user.id))!;
+        expect(spent.balance + spent.used).toBe(1_000_000);
+        expect((await repositories.keys.find(key.id))!.usedQuota).toBe(spent.used);
+        expect((await repositories.keys.find(key.id))!.quota).toBe(1_000_000 - spent.used);
+      }
+      const { rows } = await sql<{ open: number }>`select count(*)::integer as open from holds
+        where status_code is null`.execute(store.db);
+      expect(rows[0]?.open).toBe(0);
+      const { rows: charged } = await sql<{ total: number }>`select coalesce(sum(cost), 0)::bigint as total
+        from holds`.execute(store.db);
+      const used = await Promise.all(
+        users.map(async ({ user }) => (await repositories.users.find(user.id))!.used),
+      );
+      expect(Number(charged[0]?.total)).toBe(used.reduce((sum, value) => sum + value, 0));
+      expect(Number(charged[0]?.total)).toBe(
+        instances.length * rounds * users.length * 600 + instances.length * rounds * 28,
+      );
+    } finally {
+      await Promise.all(others.map((other) => other.close()));
+    }
   });
 
   test('a batch chosen as the victim of a deadlock is sent again and lands once', async () => {
