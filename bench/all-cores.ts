@@ -1,7 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { saturate, type Target } from './measure.js';
-import { cpuMicros, startPinned } from './processes.js';
+import { cpuMicros, startGateway } from './processes.js';
 import { round } from './report.js';
 import type { SeededKeys } from './seed.js';
 
@@ -41,22 +40,15 @@ export async function measureAllCores(options: {
   seed(origin: string): Promise<SeededKeys>;
   children: ChildProcess[];
 }): Promise<AllCoresResult> {
-  const started = await startPinned({
+  const started = await startGateway({
+    root: options.root,
     core: 'all',
-    script: path.join(options.root, 'dist/main.js'),
-    env: {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: options.dataDir,
-      GATEWAY_ADMIN_TOKEN: options.adminToken,
-      GATEWAY_LOG_LEVEL: 'info',
-      GATEWAY_WORKERS: 'auto',
-    },
-    ready: /gateway ready on (http:\/\/[^"\s]+)/,
+    adminToken: options.adminToken,
+    env: { GATEWAY_DATA_DIR: options.dataDir, GATEWAY_WORKERS: 'auto' },
   });
   options.children.push(started.child);
   const primary = started.child.pid!;
-  const origin = started.match[1]!;
+  const { origin } = started;
   const keys = await options.seed(origin);
   const pids = [primary, ...workerPids(primary)];
   const target = (key: string): Target => ({

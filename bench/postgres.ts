@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { inTurns, saturate, type Target } from './measure.js';
-import { cpuMicros, startPinned } from './processes.js';
+import { cpuMicros, startGateway } from './processes.js';
 import { round } from './report.js';
 import type { SeededKeys } from './seed.js';
 
@@ -48,25 +47,18 @@ export async function measurePostgres(options: {
   children: ChildProcess[];
 }): Promise<PostgresResult> {
   const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const started = await startPinned({
+  const started = await startGateway({
+    root: options.root,
     core: 0,
-    script: path.join(options.root, 'dist/main.js'),
-    env: {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: options.databaseUrl,
-      DATABASE_SCHEMA: schema,
-      GATEWAY_ADMIN_TOKEN: options.adminToken,
-      GATEWAY_LOG_LEVEL: 'info',
-    },
-    ready: /gateway ready on (http:\/\/[^"\s]+)/,
+    adminToken: options.adminToken,
+    env: { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema },
   });
   options.children.push(started.child);
   try {
-    const keys = await options.seed(started.match[1]!);
+    const keys = await options.seed(started.origin);
     const target: Target = {
       name: 'gateway',
-      origin: started.match[1]!,
+      origin: started.origin,
       path: '/v1/chat/completions',
       model: 'bench-model',
       headers: { authorization: `Bearer ${keys.unlimited}` },

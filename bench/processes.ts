@@ -36,6 +36,31 @@ export async function startPinned(options: {
   return { child, match };
 }
 
+/**
+ * Starts the built gateway (`dist/main.js`) on a free loopback port, logging at `info`, with `env`
+ * on top; resolves with its origin once it is ready.
+ */
+export async function startGateway(options: {
+  root: string;
+  core: number | 'all';
+  adminToken: string;
+  env: Record<string, string>;
+}): Promise<{ child: ChildProcess; origin: string }> {
+  const { child, match } = await startPinned({
+    core: options.core,
+    script: path.join(options.root, 'dist/main.js'),
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_ADMIN_TOKEN: options.adminToken,
+      GATEWAY_LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    ready: /gateway ready on (http:\/\/[^"\s]+)/,
+  });
+  return { child, origin: match[1]! };
+}
+
 /** Moves a running process (all its threads) to one core. */
 export function pinTo(pid: number, core: number): void {
   execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });

@@ -14,7 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { cpuMicros, memory, pinTo, startFastUpstream, startPinned } from './processes.js';
+import { cpuMicros, memory, pinTo, startFastUpstream, startGateway, startPinned } from './processes.js';
 import {
   fixedRate,
   inTurns,
@@ -64,20 +64,14 @@ try {
     ready: /bare proxy ready on (http:\/\/\S+)/,
   });
   children.push(bareProxyProcess.child);
-  const gatewayProcess = await startPinned({
+  const gatewayProcess = await startGateway({
+    root,
     core: 0,
-    script: path.join(root, 'dist/main.js'),
-    env: {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_ADMIN_TOKEN: ADMIN,
-      GATEWAY_LOG_LEVEL: 'info',
-    },
-    ready: /gateway ready on (http:\/\/[^"\s]+)/,
+    adminToken: ADMIN,
+    env: { GATEWAY_DATA_DIR: dataDir },
   });
   children.push(gatewayProcess.child);
-  const gatewayOrigin = gatewayProcess.match[1]!;
+  const gatewayOrigin = gatewayProcess.origin;
 
   const keys = await seed(gatewayOrigin);
 

@@ -5,6 +5,7 @@ import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import { storeVariants } from '../helpers/test-stores.js';
+import { seedUserWithKey } from '../helpers/seed-user-with-key.js';
 import { usageRecord } from '../helpers/usage-record.js';
 
 let requestSequence = 0;
@@ -23,30 +24,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
   afterEach(async () => store.close());
 
   async function seed(balance: number, quota: number | null) {
-    const user = await repositories.users.create({
-      username: `u${Math.random()}`,
-      passwordHash: null,
-      role: 'user',
-      group: 'default',
-      balance,
-      language: null,
-      status: 'enabled',
-    });
-    const key = await repositories.keys.create({
-      userId: user.id,
-      name: '',
-      keyHash: `${Math.random()}`,
-      keyHint: '',
-      status: 'enabled',
-      expiresAt: null,
-      unlimitedQuota: quota === null,
-      quota: quota ?? 0,
-      modelLimits: null,
-      ipAllowList: null,
-      group: null,
-      rpm: null,
-      tpm: null,
-    });
+    const { user, key } = await seedUserWithKey(repositories, { balance, quota });
     return {
       user,
       key,

@@ -9,6 +9,7 @@ import { LeasesRepository } from '../../src/store/leases-repository.js';
 import { openMoneyLedger } from '../../src/store/money-ledger.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import { storeVariants } from '../helpers/test-stores.js';
+import { seedUserWithKey } from '../helpers/seed-user-with-key.js';
 
 describe.each(storeVariants())('hold keeper on $name', (variant) => {
   let store: Store;
@@ -42,30 +43,7 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
   };
 
   async function userWithHold(owner: string, amount: number) {
-    const user = await repositories.users.create({
-      username: `u-${owner}-${Math.random()}`,
-      passwordHash: null,
-      role: 'user',
-      group: 'default',
-      balance: 1_000_000,
-      language: null,
-      status: 'enabled',
-    });
-    const key = await repositories.keys.create({
-      userId: user.id,
-      name: '',
-      keyHash: `${Math.random()}`,
-      keyHint: '',
-      status: 'enabled',
-      expiresAt: null,
-      unlimitedQuota: false,
-      quota: 500_000,
-      modelLimits: null,
-      ipAllowList: null,
-      group: null,
-      rpm: null,
-      tpm: null,
-    });
+    const { user, key } = await seedUserWithKey(repositories, { balance: 1_000_000, quota: 500_000 });
     await new BalanceLedger(openMoneyLedger(store), owner).reserve({
       requestId: `req-${owner}-${user.id}`,
       userId: user.id,

@@ -12,6 +12,7 @@ import { openPostgresMoneyLedger } from '../../src/store/postgres-money-ledger.j
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import type { Database } from '../../src/store/schema.js';
 import { storeVariants } from '../helpers/test-stores.js';
+import { seedUserWithKey } from '../helpers/seed-user-with-key.js';
 import { usageRecord } from '../helpers/usage-record.js';
 
 const postgres = storeVariants().find((variant) => variant.name === 'postgres');
@@ -51,30 +52,7 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
 
   let holdSequence = 0;
   async function seedUser(balance: number, quota: number | null = null) {
-    const user = await repositories.users.create({
-      username: `u${Math.random()}`,
-      passwordHash: null,
-      role: 'user',
-      group: 'default',
-      balance,
-      language: null,
-      status: 'enabled',
-    });
-    const key = await repositories.keys.create({
-      userId: user.id,
-      name: '',
-      keyHash: `${Math.random()}`,
-      keyHint: '',
-      status: 'enabled',
-      expiresAt: null,
-      unlimitedQuota: quota === null,
-      quota: quota ?? 0,
-      modelLimits: null,
-      ipAllowList: null,
-      group: null,
-      rpm: null,
-      tpm: null,
-    });
+    const { user, key } = await seedUserWithKey(repositories, { balance, quota });
     const reserve = (amount: number): ReserveMove => ({
       kind: 'reserve',
       id: `hold-${(holdSequence += 1)}`,
