@@ -10,8 +10,15 @@ import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
 import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
-import { callUpstream, isRetryableStatus, type UpstreamReply } from './call-upstream.js';
-import { classifyTransportFailure, ReplyDeadline } from './classify-transport-failure.js';
+import {
+  callUpstream,
+  isRetryableStatus,
+  MAX_ERROR_BODY_BYTES,
+  type UpstreamReply,
+} from './call-upstream.js';
+import { callUpstreamWhole, type WholeReply } from './call-upstream-whole.js';
+import { readBoundedBody } from '../providers/read-bounded-body.js';
+import { classifyTransportFailure } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';
 import { readFirstChunk } from './read-first-chunk.js';
@@ -73,7 +80,6 @@ export async function attemptCandidates(options: AttemptOptions): Promise<Upstre
     if (!refused && outcome.kind !== 'unserved') failures += 1;
     const next = failures < Math.max(1, options.maxAttempts) ? route.next() : undefined;
     if (!next) return outcome.kind === 'unserved' ? last : outcome;
-    if (outcome.kind === 'upstream-error') await outcome.reply.body.dump().catch(() => undefined);
     if (outcome.kind !== 'unserved') last = outcome;
     attempt = next;
   }
@@ -161,15 +167,51 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
       : { kind: 'unreachable', channel, detail: failure.detail };
   };
 
-  // Streams: each wait (headers, every chunk) within the idle limit. A non-streamed reply: one
-  // deadline for all of it, the headers within it (undici's own timer), the body within the rest.
-  const startedAt = performance.now();
-  const waitMs = (options.stream ? options.streamIdleTimeoutSeconds : options.upstreamTimeoutSeconds) * 1000;
+  const headers = observation.headers ? { ...call.headers, ...observation.headers } : call.headers;
+  if (!options.stream) {
+    // One deadline for the whole reply, headers and body.
+    let whole: WholeReply;
+    try {
+      whole = await callUpstreamWhole({
+        url: call.url,
+        headers,
+        body: call.body,
+        cancellation: options.cancellation,
+        dispatcher: options.dispatcher,
+        withinMs: options.upstreamTimeoutSeconds * 1000,
+        maxBytes: options.maxReplyBytes,
+        maxErrorBytes: MAX_ERROR_BODY_BYTES,
+      });
+    } catch (error) {
+      return failed(error);
+    }
+    const { statusCode, body } = whole;
+    if (statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
+    if (statusCode >= 400) return { kind: 'upstream-error', channel, reply: whole, body: body! };
+    observation.firstByte();
+    if (!body)
+      return {
+        kind: 'unreachable',
+        channel,
+        detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
+      };
+    const parsed = parseJsonWithin(body, { maxDepth: MAX_JSON_DEPTH });
+    if (!parsed.ok)
+      return {
+        kind: 'unreachable',
+        channel,
+        detail: `the upstream answered ${statusCode} with a body that is not JSON (${parsed.error})`,
+      };
+    return { kind: 'answered', channel, plan, reply: whole, body, parsed: parsed.value };
+  }
+
+  // Streams: each wait (headers, every chunk) within the idle limit.
+  const waitMs = options.streamIdleTimeoutSeconds * 1000;
   let reply: UpstreamReply;
   try {
     reply = await callUpstream({
       url: call.url,
-      headers: observation.headers ? { ...call.headers, ...observation.headers } : call.headers,
+      headers,
       body: call.body,
       cancellation: options.cancellation,
       dispatcher: options.dispatcher,
@@ -180,62 +222,15 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
     return failed(error);
   }
   if (reply.statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
-  if (reply.statusCode >= 400) return { kind: 'upstream-error', channel, reply };
-
-  if (options.stream) {
-    try {
-      const firstChunk = await readFirstChunk(reply.body);
-      observation.firstByte();
-      return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
-    } catch (error) {
-      return failed(error);
-    }
-  }
-
-  observation.firstByte();
-  // Whole milliseconds: Node keeps a timer list per distinct delay, and a fractional one would make
-  // (and drop) a list for every request.
-  const remainingMs = Math.max(1, Math.ceil(waitMs - (performance.now() - startedAt)));
-  const deadline = setTimeout(() => reply.body.destroy(new ReplyDeadline()), remainingMs);
-  let whole: Buffer | undefined;
   try {
-    whole = await readWhole(reply, options.maxReplyBytes);
+    if (reply.statusCode >= 400) {
+      const body = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
+      return { kind: 'upstream-error', channel, reply, body };
+    }
+    const firstChunk = await readFirstChunk(reply.body);
+    observation.firstByte();
+    return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
   } catch (error) {
     return failed(error);
-  } finally {
-    clearTimeout(deadline);
   }
-  if (!whole)
-    return {
-      kind: 'unreachable',
-      channel,
-      detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
-    };
-  const parsed = parseJsonWithin(whole, { maxDepth: MAX_JSON_DEPTH });
-  if (!parsed.ok)
-    return {
-      kind: 'unreachable',
-      channel,
-      detail: `the upstream answered ${reply.statusCode} with a body that is not JSON (${parsed.error})`,
-    };
-  return { kind: 'answered', channel, plan, reply, body: whole, parsed: parsed.value };
-}
-
-/** The whole body, or undefined once it passes `limitBytes` (the rest is not read). */
-async function readWhole(reply: UpstreamReply, limitBytes: number): Promise<Buffer | undefined> {
-  // A declared length is enforced by the HTTP client, so such a body is read the fast way.
-  const declared = Number(reply.headers['content-length']);
-  if (Number.isInteger(declared) && declared <= limitBytes)
-    return Buffer.from(await reply.body.arrayBuffer());
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of reply.body as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > limitBytes) {
-      reply.body.destroy();
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
 }

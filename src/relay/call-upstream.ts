@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import type { Cancellation } from './cancellation.js';
@@ -16,7 +17,19 @@ export interface UpstreamCall {
 
 export type UpstreamReply = Dispatcher.ResponseData;
 
-/** One POST to an upstream over the shared keep-alive pools. Throws on transport failure. */
+/** An upstream reply's status and headers. */
+export interface UpstreamHead {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+}
+
+/** What is kept of an upstream error reply's body: error bodies are never that large. */
+export const MAX_ERROR_BODY_BYTES = 1 << 20;
+
+/**
+ * One POST to an upstream over the shared keep-alive pools, its body left to read as a stream (a
+ * reply read whole goes through `callUpstreamWhole`). Throws on transport failure.
+ */
 export function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
   return request(call.url, {
     method: 'POST',

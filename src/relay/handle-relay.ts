@@ -154,7 +154,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         throw error;
       }
       case 'upstream-error': {
-        const upstream = await readUpstreamError(result.reply, { channelKeys: result.channel.keys });
+        const upstream = readUpstreamError(result.reply, result.body, { channelKeys: result.channel.keys });
         account.markFirstByte();
         account.finish({ statusCode: upstream.status, charged: false, error: upstream.summary });
         return { kind: 'complete', status: upstream.status, headers: upstream.headers, body: upstream.body };

@@ -1,8 +1,5 @@
-import { readBoundedBody } from '../providers/read-bounded-body.js';
 import { redactKeys } from '../providers/redact-keys.js';
-import type { UpstreamReply } from './call-upstream.js';
-
-const MAX_ERROR_BODY_BYTES = 1 << 20;
+import type { UpstreamHead } from './call-upstream.js';
 
 export interface UpstreamError {
   status: number;
@@ -14,14 +11,14 @@ export interface UpstreamError {
 
 /**
  * An upstream's error reply, passed to the client as it came: status, body and `Retry-After`
- * (client-api section 7), with the channel's keys redacted from the body. Bodies past 1 MiB are
- * cut, since error bodies are never that large.
+ * (client-api section 7), with the channel's keys redacted from the body. The body was read up to
+ * `MAX_ERROR_BODY_BYTES` (error bodies are never that large).
  */
-export async function readUpstreamError(
-  reply: UpstreamReply,
+export function readUpstreamError(
+  reply: UpstreamHead,
+  raw: Buffer,
   options: { channelKeys: readonly string[] },
-): Promise<UpstreamError> {
-  const raw = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
+): UpstreamError {
   const text = redactKeys(raw.toString('utf8'), options.channelKeys);
   const body = text.length === raw.length ? raw : Buffer.from(text, 'utf8');
   const headers: Record<string, string> = {};

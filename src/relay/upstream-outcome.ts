@@ -2,7 +2,7 @@ import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
 import type { Readable } from 'node:stream';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
-import type { UpstreamReply } from './call-upstream.js';
+import type { UpstreamHead } from './call-upstream.js';
 import type { UpstreamPlan } from './plan.js';
 
 /** How one upstream attempt ended, as the relay reads it. */
@@ -11,7 +11,7 @@ export type UpstreamOutcome =
       kind: 'answered';
       channel: RoutableChannel;
       plan: UpstreamPlan;
-      reply: UpstreamReply;
+      reply: UpstreamHead;
       /** The whole reply and its JSON, read within `upstream_timeout_s`. */
       body: Buffer;
       parsed: unknown;
@@ -20,7 +20,7 @@ export type UpstreamOutcome =
       kind: 'streaming';
       channel: RoutableChannel;
       plan: UpstreamPlan;
-      reply: UpstreamReply;
+      reply: UpstreamHead;
       /** The first body chunk, already read so that failover stays possible until then. */
       firstChunk: Buffer | undefined;
       /** The rest of the body, paused. */
@@ -28,7 +28,13 @@ export type UpstreamOutcome =
       /** The upstream's stream framing when it is not server-sent events. */
       framing: (() => StreamFraming) | undefined;
     }
-  | { kind: 'upstream-error'; channel: RoutableChannel; reply: UpstreamReply }
+  | {
+      kind: 'upstream-error';
+      channel: RoutableChannel;
+      reply: UpstreamHead;
+      /** The reply's body, read up to \`MAX_ERROR_BODY_BYTES\`. */
+      body: Buffer;
+    }
   /** A limit the gateway enforces ran out: its own error, 504 `upstream_timeout`. */
   | { kind: 'timeout'; channel: RoutableChannel; limit: TimeoutLimit; seconds: number }
   | { kind: 'unreachable'; channel: RoutableChannel | undefined; detail: string }
