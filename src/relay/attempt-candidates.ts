@@ -16,12 +16,9 @@ import {
   MAX_ERROR_BODY_BYTES,
   type UpstreamReply,
 } from './call-upstream.js';
-import { callUpstreamWhole, type WholeReply } from './call-upstream-whole.js';
-import { readBoundedBody } from '../providers/read-bounded-body.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';
-import { readFirstChunk } from './read-first-chunk.js';
 import type { AttemptObservation, RequestObservation } from './relay-observer.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 
@@ -167,70 +164,49 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
       : { kind: 'unreachable', channel, detail: failure.detail };
   };
 
-  const headers = observation.headers ? { ...call.headers, ...observation.headers } : call.headers;
-  if (!options.stream) {
-    // One deadline for the whole reply, headers and body.
-    let whole: WholeReply;
-    try {
-      whole = await callUpstreamWhole({
-        url: call.url,
-        headers,
-        body: call.body,
-        cancellation: options.cancellation,
-        dispatcher: options.dispatcher,
-        withinMs: options.upstreamTimeoutSeconds * 1000,
-        maxBytes: options.maxReplyBytes,
-        maxErrorBytes: MAX_ERROR_BODY_BYTES,
-      });
-    } catch (error) {
-      return failed(error);
-    }
-    const { statusCode, body } = whole;
-    if (statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
-    if (statusCode >= 400) return { kind: 'upstream-error', channel, reply: whole, body: body! };
-    observation.firstByte();
-    if (!body)
-      return {
-        kind: 'unreachable',
-        channel,
-        detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
-      };
-    const parsed = parseJsonWithin(body, { maxDepth: MAX_JSON_DEPTH });
-    if (!parsed.ok)
-      return {
-        kind: 'unreachable',
-        channel,
-        detail: `the upstream answered ${statusCode} with a body that is not JSON (${parsed.error})`,
-      };
-    return { kind: 'answered', channel, plan, reply: whole, body, parsed: parsed.value };
-  }
-
-  // Streams: each wait (headers, every chunk) within the idle limit.
-  const waitMs = options.streamIdleTimeoutSeconds * 1000;
   let reply: UpstreamReply;
   try {
     reply = await callUpstream({
       url: call.url,
-      headers,
+      headers: observation.headers ? { ...call.headers, ...observation.headers } : call.headers,
       body: call.body,
       cancellation: options.cancellation,
       dispatcher: options.dispatcher,
-      headersTimeoutMs: waitMs,
-      bodyTimeoutMs: waitMs,
+      stream: options.stream,
+      waitMs: (options.stream ? options.streamIdleTimeoutSeconds : options.upstreamTimeoutSeconds) * 1000,
+      maxBytes: options.maxReplyBytes,
+      maxErrorBytes: MAX_ERROR_BODY_BYTES,
     });
   } catch (error) {
     return failed(error);
   }
-  if (reply.statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
-  try {
-    if (reply.statusCode >= 400) {
-      const body = await readBoundedBody(reply.body, MAX_ERROR_BODY_BYTES);
-      return { kind: 'upstream-error', channel, reply, body };
+  const { statusCode } = reply;
+  if (statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
+  if (reply.kind === 'stream') {
+    try {
+      const firstChunk = await reply.body.first();
+      observation.firstByte();
+      return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
+    } catch (error) {
+      return failed(error);
     }
-    const firstChunk = await readFirstChunk(reply.body);
-    observation.firstByte();
-    return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
-  } catch (error) {
-    return failed(error);
   }
+  // Read whole: an error reply (up to MAX_ERROR_BODY_BYTES), or a reply not streamed.
+  const { body } = reply;
+  if (statusCode >= 400) return { kind: 'upstream-error', channel, reply, body: body! };
+  observation.firstByte();
+  if (!body)
+    return {
+      kind: 'unreachable',
+      channel,
+      detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
+    };
+  const parsed = parseJsonWithin(body, { maxDepth: MAX_JSON_DEPTH });
+  if (!parsed.ok)
+    return {
+      kind: 'unreachable',
+      channel,
+      detail: `the upstream answered ${statusCode} with a body that is not JSON (${parsed.error})`,
+    };
+  return { kind: 'answered', channel, plan, reply, body, parsed: parsed.value };
 }

@@ -1,4 +1,3 @@
-import { finished, type Readable } from 'node:stream';
 import type { Cancellation } from './cancellation.js';
 import type { Language } from '../errors/catalogue.js';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -6,12 +5,13 @@ import { waitForDrain, type DrainSource } from './wait-for-drain.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import type { RequestAccount } from './request-account.js';
 import type { StreamTransform } from './transforms.js';
+import type { UpstreamBody } from './upstream-reply-reader.js';
 
 export interface StreamRelayOptions {
   transform: StreamTransform;
   firstChunk: Buffer | undefined;
-  /** The upstream's body, paused after its first chunk (`readFirstChunk`). */
-  body: Readable;
+  /** The upstream's body, paused after its first chunk. */
+  body: UpstreamBody;
   account: Pick<RequestAccount, 'markFirstByte' | 'finish'>;
   cancellation: Cancellation;
   idleTimeoutSeconds: number;
@@ -37,8 +37,8 @@ export type StreamRelay = (client: ChunkSink) => Promise<void>;
 
 /**
  * The client's side of an upstream stream: each upstream chunk goes through the transform and out
- * as it arrives, straight from the body's `data` event (no promise between the two sockets), the
- * upstream paused while the client drains. However the stream ends (done, client gone, idle
+ * as undici parses it (no stream or promise between the two sockets), the upstream paused while the
+ * client drains. However the stream ends (done, client gone, idle
  * upstream, broken upstream, the upstream's own error event), the account is finished once, on the
  * usage known by then.
  */
@@ -51,7 +51,6 @@ class StreamPump {
   private over = false;
   /** The client's buffer is full: the body stays paused until it drains. */
   private draining = false;
-  private stopWatching: (() => void) | undefined;
 
   constructor(
     private readonly options: StreamRelayOptions,
@@ -66,8 +65,7 @@ class StreamPump {
       this.onData(firstChunk);
       if (this.over) return;
     }
-    body.on('data', this.onData);
-    this.stopWatching = finished(body, this.onBodyEnded);
+    body.read(this.onData, this.onBodyEnded);
     if (!this.draining) body.resume();
   }
 
@@ -83,7 +81,7 @@ class StreamPump {
     if (this.options.transform.failure()) this.endWithFailure();
   };
 
-  private readonly onBodyEnded = (error?: Error | null): void => {
+  private readonly onBodyEnded = (error?: Error): void => {
     if (this.over) return;
     if (error) return this.fail(error);
     try {
@@ -167,8 +165,6 @@ class StreamPump {
     const { body, cancellation, transform } = this.options;
     if (this.error === null && (cancellation.aborted || this.client.destroyed))
       this.error = abortReason(cancellation);
-    body.off('data', this.onData);
-    this.stopWatching?.();
     body.destroy();
     this.options.onClosed();
     this.options.account.finish({

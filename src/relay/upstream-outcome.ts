@@ -1,8 +1,8 @@
 import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
-import type { Readable } from 'node:stream';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { UpstreamHead } from './call-upstream.js';
+import type { UpstreamBody } from './upstream-reply-reader.js';
 import type { UpstreamPlan } from './plan.js';
 
 /** How one upstream attempt ended, as the relay reads it. */
@@ -24,7 +24,7 @@ export type UpstreamOutcome =
       /** The first body chunk, already read so that failover stays possible until then. */
       firstChunk: Buffer | undefined;
       /** The rest of the body, paused. */
-      body: Readable;
+      body: UpstreamBody;
       /** The upstream's stream framing when it is not server-sent events. */
       framing: (() => StreamFraming) | undefined;
     }
@@ -32,7 +32,7 @@ export type UpstreamOutcome =
       kind: 'upstream-error';
       channel: RoutableChannel;
       reply: UpstreamHead;
-      /** The reply's body, read up to \`MAX_ERROR_BODY_BYTES\`. */
+      /** The reply's body, read up to `MAX_ERROR_BODY_BYTES`. */
       body: Buffer;
     }
   /** A limit the gateway enforces ran out: its own error, 504 `upstream_timeout`. */
