@@ -1,11 +1,16 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster/run-primary.js';
 import { readEnvironment } from './config/environment.js';
-import { createLogger } from './observability/logger.js';
+import { batchedStdout, createLogger } from './observability/logger.js';
 import { serve } from './serve.js';
 
 const environment = readEnvironment();
-const logger = createLogger(environment.logLevel, environment.observability.logFormat);
+const logger = createLogger(
+  environment.logLevel,
+  environment.observability.logFormat,
+  // With workers, the primary and every worker write to the same stdout.
+  batchedStdout(environment.workers > 1 ? 'shared' : 'alone'),
+);
 
 // Last resort: a failure nobody handled is logged with its stack, and the gateway keeps serving.
 // Money is safe either way: every reservation is a durable hold settled or returned exactly once.

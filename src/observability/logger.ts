@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { prettyLogStream } from './pretty-log-stream.js';
-import { StdoutBatch } from './stdout-batch.js';
+import { StdoutBatch, stdoutBatchBytes } from './stdout-batch.js';
 
 export type Logger = pino.Logger;
 
@@ -8,10 +8,13 @@ export type LogFormat = 'json' | 'pretty';
 
 let stdout: StdoutBatch | undefined;
 
-/** The process's one stdout in batches (see `StdoutBatch`), the last written as the process exits. */
-function batchedStdout(): StdoutBatch {
+/**
+ * The process's one stdout in batches (see `StdoutBatch`, and `stdoutBatchBytes` for their size),
+ * the last written as the process exits.
+ */
+export function batchedStdout(stdoutIs: 'shared' | 'alone' = 'alone'): StdoutBatch {
   if (stdout) return stdout;
-  const batch = new StdoutBatch();
+  const batch = new StdoutBatch({ batchBytes: stdoutBatchBytes(stdoutIs) });
   process.once('exit', () => batch.flushSync());
   return (stdout = batch);
 }

@@ -16,6 +16,18 @@ export interface StdoutBatchOptions {
   maxPendingBytes?: number;
 }
 
+/** PIPE_BUF on Linux: a pipe takes a write of up to this many bytes whole, never mixed with another's. */
+const PIPE_WRITTEN_WHOLE_BYTES = 4096;
+
+/**
+ * The batch size for a process's stdout. Shared with other processes (the workers of
+ * `GATEWAY_WORKERS` and their primary), a batch stays within what a pipe writes whole, so that
+ * their lines never mix; alone, batches are larger and writes fewer.
+ */
+export function stdoutBatchBytes(stdout: 'shared' | 'alone'): number {
+  return stdout === 'shared' ? PIPE_WRITTEN_WHOLE_BYTES : 64 * 1024;
+}
+
 const STDOUT: BatchOutput = {
   write: (bytes, callback) => write(1, bytes, 0, bytes.length, null, callback),
   writeSync: (bytes) => writeSync(1, bytes),
@@ -26,8 +38,8 @@ const RETRY_MS = 10;
 const EXIT_WAIT_MS = 1_000;
 
 /**
- * Log lines gathered and written together, 4 KiB or 100 ms at a time (whichever comes first), one
- * write in flight, and whatever is left written when the process exits: a write per line would
+ * Log lines gathered and written together, 64 KiB (or `batchBytes`) or 100 ms at a time (whichever
+ * comes first), one write in flight, and whatever is left written when the process exits: a write per line would
  * cost more than the rest of a relayed request's logging. A SIGKILL loses at most the last 100 ms.
  *
  * A log nobody reads must not stop the gateway: once a write fails for any reason but a full
@@ -52,7 +64,7 @@ export class StdoutBatch {
 
   constructor(options: StdoutBatchOptions = {}) {
     this.output = options.output ?? STDOUT;
-    this.batchBytes = options.batchBytes ?? 4096;
+    this.batchBytes = options.batchBytes ?? stdoutBatchBytes('alone');
     this.flushMs = options.flushMs ?? 100;
     this.maxPendingBytes = options.maxPendingBytes ?? 16 * 1024 * 1024;
   }
@@ -126,8 +138,7 @@ export class StdoutBatch {
   }
 
   /**
-   * Whole lines, as many as fit in a batch (at least one). A pipe takes a write of up to 4 KiB
-   * (PIPE_BUF) whole, so the workers of one gateway, which share its stdout, never mix their lines.
+   * Whole lines, as many as fit in a batch (at least one; see `stdoutBatchBytes`).
    */
   private takeBatch(): Buffer {
     const { pending } = this;

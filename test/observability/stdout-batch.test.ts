@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StdoutBatch, type BatchOutput } from '../../src/observability/stdout-batch.js';
+import { StdoutBatch, stdoutBatchBytes, type BatchOutput } from '../../src/observability/stdout-batch.js';
 import { ensureGatewayBuilt, repositoryRoot } from '../helpers/built-gateway.js';
 
 type WriteCallback = (error: NodeJS.ErrnoException | null, written: number) => void;
@@ -37,6 +37,23 @@ describe('StdoutBatch', () => {
     calls[1]!.callback(null, calls[1]!.bytes.length);
     batch.flushSync();
     expect(written()).toBe(Array.from({ length: 12 }, (_, index) => line(index)).join(''));
+  });
+
+  it('writes at most 4 KiB at once to a stdout shared with other processes, 64 KiB to its own', () => {
+    const sizes = (stdoutIs: 'shared' | 'alone') => {
+      const { output, calls } = heldOutput();
+      const batch = new StdoutBatch({ output, batchBytes: stdoutBatchBytes(stdoutIs), flushMs: 10_000 });
+      const long = (index: number) => `{"index":${index},"text":"${'x'.repeat(300)}"}\n`;
+      for (let index = 0; index < 1000; index++) batch.write(long(index));
+      for (let call = 0; call < calls.length; call++) calls[call]!.callback(null, calls[call]!.bytes.length);
+      return calls.map((call) => call.bytes.length);
+    };
+    const shared = sizes('shared');
+    expect(Math.max(...shared)).toBeLessThanOrEqual(4096);
+    expect(Math.max(...shared)).toBeGreaterThan(3700);
+    const alone = sizes('alone');
+    expect(Math.max(...alone)).toBeLessThanOrEqual(64 * 1024);
+    expect(Math.max(...alone)).toBeGreaterThan(60 * 1024);
   });
 
   it('writes a small batch when its time is up', async () => {
