@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { Hold, MoneyLedger } from '../store/money-ledger.js';
+import type { HeldMoney, Hold, MoneyLedger } from '../store/money-ledger.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import { formatUsd } from './money.js';
 
@@ -8,10 +8,8 @@ export class Reservation {
   private state: 'held' | 'settled' | 'released' = 'held';
 
   constructor(
-    /** The durable hold's id: the request id. */
-    readonly holdId: string,
-    /** nano-USD */
-    readonly amount: number,
+    /** The durable hold (its id is the request id; amounts in nano-USD). */
+    readonly hold: HeldMoney,
   ) {}
 
   /** Marks the reservation closed; returns false when it already was, so money moves once. */
@@ -80,7 +78,13 @@ export class BalanceLedger {
         need: formatUsd(request.amount),
       });
     }
-    return new Reservation(request.requestId, request.amount);
+    return new Reservation({
+      id: request.requestId,
+      userId: request.userId,
+      keyId: request.keyId,
+      keyCapped: request.keyCapped,
+      amount: request.amount,
+    });
   }
 
   private take(request: ReserveRequest) {
@@ -101,14 +105,14 @@ export class BalanceLedger {
    */
   async settle(reservation: Reservation, cost: number, record: NewUsageLog): Promise<boolean> {
     if (!reservation.close('settled')) return false;
-    return this.settled(await this.persist(() => this.ledger.settle(reservation.holdId, cost, record)));
+    return this.settled(await this.persist(() => this.ledger.settle(reservation.hold, cost, record)));
   }
 
   /** Gives the whole reservation back (the request failed and costs nothing) and stores the record. */
   async release(reservation: Reservation, record: NewUsageLog): Promise<boolean> {
     if (!reservation.close('released')) return false;
     return this.settled(
-      await this.persist(() => this.ledger.settle(reservation.holdId, 0, { ...record, cost: 0 })),
+      await this.persist(() => this.ledger.settle(reservation.hold, 0, { ...record, cost: 0 })),
     );
   }
 

@@ -21,6 +21,9 @@ export interface Hold {
   createdAt: number;
 }
 
+/** What a settlement needs of its hold: the figures the reservation wrote into it. */
+export type HeldMoney = Pick<Hold, 'id' | 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
+
 /** What a returned hold gave back, so caches of the key can follow. */
 export interface ReturnedHold {
   userId: number;
@@ -45,7 +48,7 @@ export interface MoneyLedger {
    * request's usage record into the hold, in one transaction. False when the hold was settled or
    * returned already.
    */
-  settle(holdId: string, cost: number, record: NewUsageLog): Promise<boolean>;
+  settle(hold: HeldMoney, cost: number, record: NewUsageLog): Promise<boolean>;
   /**
    * Moves the records of the owner's settled holds to `usage_logs` and deletes those holds, in one
    * transaction: many records share one commit. Resolves to how many were moved.

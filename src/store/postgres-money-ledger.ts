@@ -65,11 +65,11 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         stream: hold.stream,
         created_at: hold.createdAt,
       } satisfies ReserveMove),
-    async settle(holdId, cost, record) {
+    async settle(hold, cost, record) {
       const outcome = await moves.submit({
         kind: 'settle',
-        id: holdId,
-        user_id: record.userId,
+        id: hold.id,
+        user_id: hold.userId,
         cost,
         status_code: record.statusCode,
         channel_id: record.channelId,

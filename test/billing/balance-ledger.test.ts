@@ -117,13 +117,13 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
   test('a settlement repeated on the database (a lost acknowledgement) moves the money once', async () => {
     const { user, request } = await seed(1_000_000, 800_000);
     const asked = request(500_000);
-    await ledger.reserve(asked);
+    const { hold } = await ledger.reserve(asked);
     const money = openMoneyLedger(store);
     const record = usageRecord({ requestId: asked.requestId });
     const outcomes = await Promise.all([
-      money.settle(asked.requestId, 100_000, record),
-      money.settle(asked.requestId, 100_000, record),
-      money.settle(asked.requestId, 100_000, record),
+      money.settle(hold, 100_000, record),
+      money.settle(hold, 100_000, record),
+      money.settle(hold, 100_000, record),
     ]);
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await repositories.users.find(user.id)).toMatchObject({ balance: 900_000, used: 100_000 });
@@ -156,7 +156,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     const { user, key, request } = await seed(1_000_000, 800_000);
     const first = request(300_000);
     const second = request(200_000);
-    await ledger.reserve(first);
+    const firstHold = (await ledger.reserve(first)).hold;
     await ledger.reserve(second);
     const own = new BalanceLedger(openMoneyLedger(store), 'owner-b');
     const ours = request(100_000);
@@ -180,9 +180,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     }
     expect(await holdCount()).toBe(1);
     // the request of the dead owner that finishes late finds no hold and moves nothing
-    expect(await money.settle(first.requestId, 50_000, usageRecord({ requestId: first.requestId }))).toBe(
-      false,
-    );
+    expect(await money.settle(firstHold, 50_000, usageRecord({ requestId: first.requestId }))).toBe(false);
     expect((await repositories.users.find(user.id))?.balance).toBe(900_000);
   });
 

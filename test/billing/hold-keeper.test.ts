@@ -44,7 +44,7 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
 
   async function userWithHold(owner: string, amount: number) {
     const { user, key } = await seedUserWithKey(repositories, { balance: 1_000_000, quota: 500_000 });
-    await new BalanceLedger(openMoneyLedger(store), owner).reserve({
+    const { hold } = await new BalanceLedger(openMoneyLedger(store), owner).reserve({
       requestId: `req-${owner}-${user.id}`,
       userId: user.id,
       keyId: key.id,
@@ -54,7 +54,7 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
       endpoint: 'responses',
       stream: true,
     });
-    return { user, key };
+    return { user, key, hold };
   }
 
   const balanceOf = async (id: number) => (await repositories.users.find(id))?.balance;
@@ -120,7 +120,7 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
       firstByteMs: 4,
       error: null,
     };
-    expect(await money.settle(requestId, 40_000, record)).toBe(true);
+    expect(await money.settle(settledUser.hold, 40_000, record)).toBe(true);
     const running = await userWithHold('crashed', 100_000);
     await startKeeper();
     expect(returnedCount).toBe(1);
