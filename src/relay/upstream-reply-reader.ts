@@ -49,11 +49,24 @@ export class UpstreamReplyReader implements Dispatcher.DispatchHandler, Upstream
   /** The stream's `onEnd` was called, or it was destroyed: nothing more is handed over. */
   private over = false;
 
+  /** What the reader needs of its call: not the request body, which a long stream would keep alive. */
+  private readonly call: Pick<
+    UpstreamCall,
+    'cancellation' | 'stream' | 'waitMs' | 'maxBytes' | 'maxErrorBytes'
+  >;
+
   constructor(
-    private readonly call: UpstreamCall,
+    call: UpstreamCall,
     private readonly resolve: (reply: UpstreamReply) => void,
     private readonly reject: (error: unknown) => void,
   ) {
+    this.call = {
+      cancellation: call.cancellation,
+      stream: call.stream,
+      waitMs: call.waitMs,
+      maxBytes: call.maxBytes,
+      maxErrorBytes: call.maxErrorBytes,
+    };
     call.cancellation.on('abort', this.cancelled);
   }
 
