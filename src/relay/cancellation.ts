@@ -1,11 +1,10 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * Tells a relayed request to stop: its client left, or shutdown ended it. undici takes it as a
- * request's signal (an EventEmitter with `aborted` and `reason`); it costs a fraction of an
- * AbortController, which in Node 20 takes microseconds and about 2 KB on every request. The few
- * callers that need an AbortSignal (downloads, credential exchanges) get one that follows it, made
- * on first use.
+ * Tells a relayed request to stop: its client left, or shutdown ended it. The upstream call's
+ * reader listens to it (`callUpstream`); it costs a fraction of an AbortController, which in Node
+ * 20 takes microseconds and about 2 KB on every request. The few callers that need an AbortSignal
+ * (downloads, credential exchanges) get one that follows it, made on first use.
  */
 export class Cancellation extends EventEmitter {
   #aborted = false;
