@@ -1,4 +1,4 @@
-import { isJsonObject, parseJson } from '../wire-json.js';
+import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 import { FinishReasons, type ReplyFacts } from '../../ir/reply-facts.js';
 import type { Usage } from '../../ir/usage.js';
 import {
@@ -13,6 +13,7 @@ import {
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 const DONE = '[DONE]';
 
@@ -56,9 +57,11 @@ export const openAIChatPassthrough: PassthroughCodec = {
 };
 
 /**
- * Every chunk is parsed once: for usage and produced text, and to check it is a JSON object. The
+ * Every chunk is read once: for usage and produced text, and to check it is a JSON object. The
  * stream is whole once `[DONE]` or a `finish_reason` came; a `{"error": {...}}` chunk is the
- * upstream's own error (https://platform.openai.com/docs/guides/error-codes).
+ * upstream's own error (https://platform.openai.com/docs/guides/error-codes). A chunk that repeats
+ * the last plain content delta but for its content is read by its content alone
+ * (`RepeatedTextEvent`).
  */
 class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
@@ -66,12 +69,18 @@ class OpenAIChatStreamTap implements StreamTap {
   private ended = false;
   private model: string | undefined;
   private readonly finishes = new FinishReasons();
+  private readonly contentDelta = new RepeatedTextEvent();
 
   constructor(private readonly hideUsageEvents: boolean) {}
 
   onEvent(event: SseEvent): TapVerdict {
     if (event.data === DONE) {
       this.ended = true;
+      return FORWARD;
+    }
+    const content = this.contentDelta.textOf(event.data);
+    if (content !== undefined) {
+      this.produced.push(content);
       return FORWARD;
     }
     const parsed = parseJson(event.data);
@@ -85,11 +94,14 @@ class OpenAIChatStreamTap implements StreamTap {
       return { kind: 'upstream-error', message: errorMessage(chunk.error) };
     if (this.model === undefined && typeof chunk.model === 'string') this.model = chunk.model;
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+    const producedBefore = this.produced.length;
     for (const choice of choices) this.collect(choice);
     if (isJsonObject(chunk.usage)) {
       this.reported = convertOpenAIChatUsage(chunk.usage) ?? this.reported;
       if (this.hideUsageEvents && choices.length === 0) return HIDE;
     }
+    if (isPlainContentDelta(chunk, this.produced.length - producedBefore))
+      this.contentDelta.learn(event.data, 'content');
     return FORWARD;
   }
 
@@ -135,6 +147,22 @@ class OpenAIChatStreamTap implements StreamTap {
       }
     }
   }
+}
+
+/**
+ * A chunk that says nothing but one choice's content: no usage (`null` aside, which OpenAI sends in
+ * every chunk but the last when usage is asked for), no finish, no other text. Chunks
+ * equal to it but for that content then read the same but for the content.
+ */
+function isPlainContentDelta(chunk: JsonObject, piecesProduced: number): boolean {
+  if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return false;
+  const choices = chunk.choices as unknown[];
+  if (choices.length !== 1) return false;
+  const choice = choices[0] as JsonObject;
+  const delta = choice.delta as JsonObject;
+  return (
+    (choice.finish_reason === null || choice.finish_reason === undefined) && typeof delta.content === 'string'
+  );
 }
 
 function errorMessage(error: unknown): string {

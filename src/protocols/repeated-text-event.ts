@@ -1,0 +1,59 @@
+import { parseJson } from './wire-json.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+/**
+ * A stream of text deltas sends the same event again and again but for its text: the same id,
+ * model and members around one string. Once such an event was parsed whole, the next ones that
+ * match it around that string are read by parsing the string alone: an event that is a valid JSON
+ * object with one string token put in place of another is a valid JSON object, and reads the same
+ * but for that string. Anything else (another member, a finish, usage, a text escaped so that the
+ * event does not match) is parsed whole as before.
+ */
+export class RepeatedTextEvent {
+  /** The learnt event up to its text's opening quote, and from its closing quote on. */
+  private before: string | undefined;
+  private after: string | undefined;
+
+  /** The text of `data` when it is the learnt event but for its text; undefined otherwise. */
+  textOf(data: string): string | undefined {
+    const { before, after } = this;
+    if (before === undefined || after === undefined) return undefined;
+    if (data.length < before.length + after.length || !data.startsWith(before) || !data.endsWith(after))
+      return undefined;
+    const token = data.slice(before.length - 1, data.length - after.length + 1);
+    const parsed = parseJson(token);
+    return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
+  }
+
+  /**
+   * Learns `data`, an event parsed whole that reads as nothing but a text delta, around the string
+   * of its member `name`. It learns nothing, and forgets what it knew, unless `"name"` occurs in
+   * `data` once, as that member's name right before its string: then no other member or value can
+   * be taken for it (in valid JSON a quote inside a string is escaped).
+   */
+  learn(data: string, name: string): void {
+    this.before = this.after = undefined;
+    const quoted = `"${name}"`;
+    const at = data.indexOf(quoted);
+    if (at < 0 || data.indexOf(quoted, at + 1) >= 0) return;
+    const open = at + quoted.length + 1;
+    if (data.charCodeAt(open - 1) !== COLON || data.charCodeAt(open) !== QUOTE) return;
+    const close = closingQuote(data, open + 1);
+    if (close < 0) return;
+    this.before = data.slice(0, open + 1);
+    this.after = data.slice(close);
+  }
+}
+
+/** Index of the quote that closes the string whose text starts at `from`, or -1. */
+function closingQuote(data: string, from: number): number {
+  for (let index = from; index < data.length; index++) {
+    const unit = data.charCodeAt(index);
+    if (unit === BACKSLASH) index++;
+    else if (unit === QUOTE) return index;
+  }
+  return -1;
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it, vi } from 'vitest';
+import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrough.js';
+import { RepeatedTextEvent } from '../../src/protocols/repeated-text-event.js';
+import type { SseEvent } from '../../src/protocols/sse/sse-event-reader.js';
+
+const delta = (content: unknown, extra: object = {}) =>
+  JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o',
+    choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+    usage: null,
+    ...extra,
+  });
+
+describe('RepeatedTextEvent', () => {
+  const learnt = () => {
+    const reader = new RepeatedTextEvent();
+    reader.learn(delta('Hello'), 'content');
+    return reader;
+  };
+
+  it('reads the text of an event equal to the learnt one but for its text, escapes and all', () => {
+    const reader = learnt();
+    expect(reader.textOf(delta(' world'))).toBe(' world');
+    expect(reader.textOf(delta('a "quoted" \\ line\nand ☃ 😀'))).toBe('a "quoted" \\ line\nand ☃ 😀');
+    expect(reader.textOf(delta(''))).toBe('');
+    expect(reader.textOf(delta('Hello').replace('"Hello"', '"\\u0048i"'))).toBe('Hi');
+  });
+
+  it('leaves anything else to be parsed whole', () => {
+    const reader = learnt();
+    // Another member, another id, a finish: the text around differs.
+    expect(reader.textOf(delta('x', { system_fingerprint: 'fp' }))).toBeUndefined();
+    expect(reader.textOf(delta('x').replace('chatcmpl-1', 'chatcmpl-2'))).toBeUndefined();
+    expect(
+      reader.textOf(delta('x').replace('"finish_reason":null', '"finish_reason":"stop"')),
+    ).toBeUndefined();
+    // Between the same ends, more than one string token: the usage a client must be charged for.
+    const smuggled = delta('x').replace('"x"', '"x"},"usage":{"prompt_tokens":5},"y":{"z":"w"');
+    expect(reader.textOf(smuggled)).toBeUndefined();
+    // Not a string, or not JSON at all.
+    expect(reader.textOf(delta(null))).toBeUndefined();
+    expect(reader.textOf(delta('x').replace('"x"', '"x'))).toBeUndefined();
+    expect(reader.textOf('[DONE]')).toBeUndefined();
+  });
+
+  it('learns nothing, and forgets, when the name is not once a member with a string', () => {
+    const reader = learnt();
+    reader.learn(JSON.stringify({ choices: [{ delta: { content: 'a' } }], note: 'content' }), 'content');
+    expect(reader.textOf(delta('x'))).toBeUndefined();
+    reader.learn(delta(null), 'content');
+    expect(reader.textOf(delta(null))).toBeUndefined();
+    reader.learn(JSON.stringify({ a: { content: 'x' }, b: { content: 'y' } }), 'content');
+    expect(reader.textOf(JSON.stringify({ a: { content: 'x' }, b: { content: 'z' } }))).toBeUndefined();
+  });
+
+  it('never reads an event of unknown shape before it learnt one', () => {
+    expect(new RepeatedTextEvent().textOf(delta('x'))).toBeUndefined();
+  });
+});
+
+describe('the OpenAI chat stream tap on repeated content deltas', () => {
+  const event = (data: string): SseEvent => ({ event: undefined, id: undefined, data });
+
+  it('gives the produced text, usage, finish and validity that parsing every chunk gives', () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: true });
+    const plain = (content: string) => delta(content, { usage: undefined });
+    const opening = delta('', { choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] });
+    expect(tap.onEvent(event(opening))).toEqual({ kind: 'forward' });
+    for (const piece of ['Hel', 'lo', ', "wor', 'ld" \\ ☃', ''])
+      expect(tap.onEvent(event(plain(piece)))).toEqual({ kind: 'forward' });
+    expect(tap.missingEnd()).toBeDefined();
+    // Equal around the text, but with members smuggled in between: parsed whole, so its finish and
+    // its usage are read.
+    const smuggled = plain('x').replace(
+      '"x"',
+      '"x"},"finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":4},"z":[{"a":{"b":"c"',
+    );
+    expect(JSON.parse(smuggled)).toMatchObject({ usage: { prompt_tokens: 3 } });
+    expect(tap.onEvent(event(smuggled))).toEqual({ kind: 'forward' });
+    expect(tap.producedText()).toBe('Hello, "world" \\ ☃x');
+    expect(tap.usage()).toMatchObject({ inputTokens: 3, outputTokens: 4 });
+    expect(tap.missingEnd()).toBeUndefined();
+    expect(tap.facts?.()).toMatchObject({ finishReasons: ['length'] });
+  });
+
+  it('parses a repeated delta by its content alone', () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
+    tap.onEvent(event(delta('first')));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const piece of ['second', 'third']) tap.onEvent(event(delta(piece)));
+      expect(parse.mock.calls.map(([text]) => text)).toEqual(['"second"', '"third"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(tap.producedText()).toBe('firstsecondthird');
+  });
+
+  it('still ends the stream on a chunk that matches around the text but is not JSON', () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
+    tap.onEvent(event(delta('a')));
+    expect(tap.onEvent(event(delta('b')))).toEqual({ kind: 'forward' });
+    expect(tap.onEvent(event(delta('b').replace('"b"', '"b" "c"')))).toMatchObject({ kind: 'invalid' });
+  });
+});
