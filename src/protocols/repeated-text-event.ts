@@ -30,11 +30,11 @@ export class RepeatedTextEvent {
 
   /**
    * Learns `data`, an event parsed whole that reads as nothing but a text delta, around the string
-   * of its member `name`. It learns nothing, and forgets what it knew, unless `"name"` occurs in
+   * of its member `name`, whose value it read as `text`. It learns nothing, and forgets what it knew, unless `"name"` occurs in
    * `data` once, as that member's name right before its string: then no other member or value can
    * be taken for it (in valid JSON a quote inside a string is escaped).
    */
-  learn(data: string, name: string): void {
+  learn(data: string, name: string, text: string): void {
     this.before = this.after = undefined;
     const quoted = `"${name}"`;
     const at = data.indexOf(quoted);
@@ -43,6 +43,8 @@ export class RepeatedTextEvent {
     if (data.charCodeAt(open - 1) !== COLON || data.charCodeAt(open) !== QUOTE) return;
     const close = closingQuote(data, open + 1);
     if (close < 0) return;
+    const token = parseJson(data.slice(open, close + 1));
+    if (!token.ok || token.value !== text) return;
     this.before = data.slice(0, open + 1);
     this.after = data.slice(close);
   }

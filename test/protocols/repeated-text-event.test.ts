@@ -17,7 +17,7 @@ const delta = (content: unknown, extra: object = {}) =>
 describe('RepeatedTextEvent', () => {
   const learnt = () => {
     const reader = new RepeatedTextEvent();
-    reader.learn(delta('Hello'), 'content');
+    reader.learn(delta('Hello'), 'content', 'Hello');
     return reader;
   };
 
@@ -48,12 +48,17 @@ describe('RepeatedTextEvent', () => {
 
   it('learns nothing, and forgets, when the name is not once a member with a string', () => {
     const reader = learnt();
-    reader.learn(JSON.stringify({ choices: [{ delta: { content: 'a' } }], note: 'content' }), 'content');
+    reader.learn(JSON.stringify({ choices: [{ delta: { content: 'a' } }], note: 'content' }), 'content', 'a');
     expect(reader.textOf(delta('x'))).toBeUndefined();
-    reader.learn(delta(null), 'content');
+    reader.learn(delta(null), 'content', 'null');
     expect(reader.textOf(delta(null))).toBeUndefined();
-    reader.learn(JSON.stringify({ a: { content: 'x' }, b: { content: 'y' } }), 'content');
+    reader.learn(JSON.stringify({ a: { content: 'x' }, b: { content: 'y' } }), 'content', 'x');
     expect(reader.textOf(JSON.stringify({ a: { content: 'x' }, b: { content: 'z' } }))).toBeUndefined();
+    // The only "content" is not the member whose text was read (the delta's name is escaped).
+    const escaped = '{"top":{"content":"y"},"delta":{"con\\u0074ent":"x"}}';
+    expect(JSON.parse(escaped)).toEqual({ top: { content: 'y' }, delta: { content: 'x' } });
+    reader.learn(escaped, 'content', 'x');
+    expect(reader.textOf(escaped.replace('"y"', '"z"'))).toBeUndefined();
   });
 
   it('never reads an event of unknown shape before it learnt one', () => {

@@ -101,7 +101,7 @@ class OpenAIChatStreamTap implements StreamTap {
       if (this.hideUsageEvents && choices.length === 0) return HIDE;
     }
     if (isPlainContentDelta(chunk, this.produced.length - producedBefore))
-      this.contentDelta.learn(event.data, 'content');
+      this.contentDelta.learn(event.data, 'content', this.produced[this.produced.length - 1]!);
     return FORWARD;
   }
 
