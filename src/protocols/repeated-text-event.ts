@@ -30,9 +30,9 @@ export class RepeatedTextEvent {
 
   /**
    * Learns `data`, an event parsed whole that reads as nothing but a text delta, around the string
-   * of its member `name`, whose value it read as `text`. It learns nothing, and forgets what it knew, unless `"name"` occurs in
-   * `data` once, as that member's name right before its string: then no other member or value can
-   * be taken for it (in valid JSON a quote inside a string is escaped).
+   * of its member `name`, whose value it read as `text`. It learns nothing, and forgets what it
+   * knew, unless `"name"` occurs in `data` once, right before a colon and that very text: then no
+   * other member or value can be taken for it (in valid JSON a quote inside a string is escaped).
    */
   learn(data: string, name: string, text: string): void {
     this.before = this.after = undefined;

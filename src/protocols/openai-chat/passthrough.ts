@@ -151,8 +151,8 @@ class OpenAIChatStreamTap implements StreamTap {
 
 /**
  * A chunk that says nothing but one choice's content: no usage (`null` aside, which OpenAI sends in
- * every chunk but the last when usage is asked for), no finish, no other text. Chunks
- * equal to it but for that content then read the same but for the content.
+ * every chunk but the last when usage is asked for), no finish, no other text. Chunks equal to it
+ * but for that content then read the same but for the content.
  */
 function isPlainContentDelta(chunk: JsonObject, piecesProduced: number): boolean {
   if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return false;
