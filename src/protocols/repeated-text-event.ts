@@ -1,7 +1,6 @@
-import { parseJson } from './wire-json.js';
+import { parseJson, textStringEnd } from './wire-json.js';
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
 /**
@@ -41,21 +40,11 @@ export class RepeatedTextEvent {
     if (at < 0 || data.indexOf(quoted, at + 1) >= 0) return;
     const open = at + quoted.length + 1;
     if (data.charCodeAt(open - 1) !== COLON || data.charCodeAt(open) !== QUOTE) return;
-    const close = closingQuote(data, open + 1);
-    if (close < 0) return;
+    const close = textStringEnd(data, open + 1);
+    if (close === data.length) return;
     const token = parseJson(data.slice(open, close + 1));
     if (!token.ok || token.value !== text) return;
     this.before = data.slice(0, open + 1);
     this.after = data.slice(close);
   }
-}
-
-/** Index of the quote that closes the string whose text starts at `from`, or -1. */
-function closingQuote(data: string, from: number): number {
-  for (let index = from; index < data.length; index++) {
-    const unit = data.charCodeAt(index);
-    if (unit === BACKSLASH) index++;
-    else if (unit === QUOTE) return index;
-  }
-  return -1;
 }

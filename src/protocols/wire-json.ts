@@ -121,8 +121,11 @@ function textDepthExceeds(text: string, maxDepth: number): boolean {
   return false;
 }
 
-/** `bytesStringEnd` over string code units. */
-function textStringEnd(text: string, from: number): number {
+/**
+ * `bytesStringEnd` over string code units: the index of the quote that closes the string whose
+ * text starts at `from`, or the text's length when none does.
+ */
+export function textStringEnd(text: string, from: number): number {
   const length = text.length;
   let index = from;
   for (;;) {

@@ -38,9 +38,8 @@ export type StreamRelay = (client: ChunkSink) => Promise<void>;
 /**
  * The client's side of an upstream stream: each upstream chunk goes through the transform and out
  * as undici parses it (no stream or promise between the two sockets), the upstream paused while the
- * client drains. However the stream ends (done, client gone, idle
- * upstream, broken upstream, the upstream's own error event), the account is finished once, on the
- * usage known by then.
+ * client drains. However the stream ends (done, client gone, idle upstream, broken upstream, the
+ * upstream's own error event), the account is finished once, on the usage known by then.
  */
 export function relayStream(options: StreamRelayOptions): StreamRelay {
   return (client) => new Promise((resolve) => new StreamPump(options, client, resolve).start());

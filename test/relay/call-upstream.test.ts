@@ -86,6 +86,14 @@ function inParts(parts: string[], status = 200) {
   };
 }
 
+/** Answers 200 with `first` and then nothing more, the reply held open. */
+function startsAndHolds(first: string) {
+  return (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(200);
+    response.write(first);
+  };
+}
+
 test('a call not streamed reads a reply written in several chunks whole, with its status and headers, and reuses the connection', async () => {
   const fake = await upstream((request, response) => {
     expect(request.url).toBe('/v1/chat/completions?alt=x');
@@ -137,10 +145,7 @@ test('an error reply keeps the first maxErrorBytes of its body; a shorter one is
 });
 
 test('a reply that starts in time but does not end within waitMs fails with ReplyDeadline', async () => {
-  const fake = await upstream((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.write('{"id":');
-  });
+  const fake = await upstream(startsAndHolds('{"id":'));
   const started = performance.now();
   await expect(call(fake.url, { waitMs: 300 })).rejects.toBeInstanceOf(ReplyDeadline);
   expect(performance.now() - started).toBeGreaterThanOrEqual(290);
@@ -153,10 +158,7 @@ test('headers that do not come within waitMs fail with the headers timeout', asy
 });
 
 test('a cancellation ends the call at once with its reason and closes the connection', async () => {
-  const fake = await upstream((_request, response) => {
-    response.writeHead(200);
-    response.write('{');
-  });
+  const fake = await upstream(startsAndHolds('{'));
   const cancellation = new Cancellation();
   const pending = call(fake.url, { cancellation });
   await expect.poll(() => fake.bodies.length).toBe(1);
@@ -290,10 +292,7 @@ describe('a streamed call', () => {
   });
 
   test('silence past waitMs ends the body with the body timeout', async () => {
-    const fake = await upstream((_request, response) => {
-      response.writeHead(200);
-      response.write('one');
-    });
+    const fake = await upstream(startsAndHolds('one'));
     const body = await streamed(fake.url, { waitMs: 300 });
     await body.first();
     const { error } = await readAll(body);
@@ -301,10 +300,7 @@ describe('a streamed call', () => {
   });
 
   test('a cancellation ends the body at once with its reason, paused or not, and drops the connection', async () => {
-    const fake = await upstream((_request, response) => {
-      response.writeHead(200);
-      response.write('one');
-    });
+    const fake = await upstream(startsAndHolds('one'));
     const cancellation = new Cancellation();
     const body = await streamed(fake.url, { cancellation });
     await body.first();
