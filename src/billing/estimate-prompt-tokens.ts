@@ -13,29 +13,35 @@ const SKIPPED_FIELDS = new Set(['model', 'stream', 'stream_options', 'metadata',
  */
 export function estimatePromptTokens(body: Record<string, unknown>): TokenEstimate {
   const texts: string[] = [];
+  // The UTF-8 length of the texts joined by newlines, summed as they are found.
+  let textBytes = 0;
   let images = 0;
   const visit = (value: unknown, depth: number): void => {
     if (depth > 64) return;
     if (typeof value === 'string') {
       if (value.startsWith('data:') || (value.length > 4096 && isBase64(value))) images += 1;
-      else texts.push(value);
+      else {
+        if (texts.length > 0) textBytes += 1;
+        textBytes += Buffer.byteLength(value);
+        texts.push(value);
+      }
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, depth + 1);
     } else if (typeof value === 'object' && value !== null) {
-      for (const [field, item] of Object.entries(value)) {
+      const object = value as Record<string, unknown>;
+      for (const field of Object.keys(object)) {
         if (depth === 0 && SKIPPED_FIELDS.has(field)) continue;
-        visit(item, depth + 1);
+        visit(object[field], depth + 1);
       }
     }
   };
   visit(body, 0);
-  const text = texts.join('\n');
-  const textBytes = Buffer.byteLength(text);
   let counted: number | undefined;
   return {
     atMost: textBytes + images * IMAGE_TOKENS,
     // A long text's count is scaled from its prefix and could pass the bound without the cap.
-    count: () => (counted ??= Math.min(estimateTextTokens(text), textBytes) + images * IMAGE_TOKENS),
+    count: () =>
+      (counted ??= Math.min(estimateTextTokens(texts.join('\n')), textBytes) + images * IMAGE_TOKENS),
   };
 }
 

@@ -42,7 +42,13 @@ export function writeAccessLog(logger: Logger, level: AccessLogLevel, entry: Acc
     fields += `,"endpoint":${JSON.stringify(outcome.endpoint)}`;
     if (outcome.model !== undefined) fields += `,"model":${JSON.stringify(outcome.model)}`;
     fields += `,"channelId":${jsonNumber(outcome.channelId)},"stream":${outcome.stream}`;
-    if (outcome.tokens) fields += `,"tokens":${JSON.stringify(outcome.tokens)}`;
+    const { tokens } = outcome;
+    if (tokens) {
+      fields +=
+        `,"tokens":{"input":${jsonNumber(tokens.input)},"cached":${jsonNumber(tokens.cached)}` +
+        `,"cacheWrite":${jsonNumber(tokens.cacheWrite)},"output":${jsonNumber(tokens.output)}` +
+        `,"reasoning":${jsonNumber(tokens.reasoning)}}`;
+    }
     fields += `,"costUsd":${jsonNumber(outcome.cost / NANO_PER_USD)}`;
     fields += `,"firstByteMs":${jsonNumber(outcome.firstByteMs)}`;
     // A stream that ended with an error event after its 200: the status alone does not say it.

@@ -6,7 +6,9 @@ import type { Cancellation } from './cancellation.js';
  */
 export class RelayTracker {
   private readonly active = new Set<Cancellation>();
-  private readonly pending = new Set<Promise<unknown>>();
+  /** Background writes still running, and who waits for the count to reach none. */
+  private pending = 0;
+  private idleWaiters: (() => void)[] = [];
 
   /**
    * Registers a request's cancellation (aborted when its client leaves), so shutdown can end it
@@ -19,10 +21,19 @@ export class RelayTracker {
 
   /** Keeps a background write (settlement, usage record) in view until it finishes. */
   track<T>(work: Promise<T>): Promise<T> {
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work)).catch(() => undefined);
+    // A count, not a set of the promises: one of these runs per request.
+    this.pending += 1;
+    work.then(this.writeEnded, this.writeEnded);
     return work;
   }
+
+  private readonly writeEnded = (): void => {
+    this.pending -= 1;
+    if (this.pending > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  };
 
   get activeCount(): number {
     return this.active.size;
@@ -30,7 +41,7 @@ export class RelayTracker {
 
   /** Settlements and other tracked writes still running. */
   get pendingCount(): number {
-    return this.pending.size;
+    return this.pending;
   }
 
   abortAll(reason: string): void {
@@ -45,7 +56,8 @@ export class RelayTracker {
     return this.active.size === 0;
   }
 
+  /** Resolves once no tracked write is running, those tracked while waiting included. */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    if (this.pending > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

@@ -109,6 +109,13 @@ test('a relayed request: one info line with who, what, how it ended, tokens, cos
     keyId: expect.any(Number),
   });
   expect(line?.aborted).toBeUndefined();
+  expect(Object.keys(line?.tokens as object)).toEqual([
+    'input',
+    'cached',
+    'cacheWrite',
+    'output',
+    'reasoning',
+  ]);
   // No secret, no header, no body.
   const raw = lines.join('\n');
   for (const secret of [
