@@ -56,14 +56,14 @@ export const MAX_ERROR_BODY_BYTES = 1 << 20;
  * `ReplyDeadline`) and when the call is cancelled (with the cancellation's reason).
  */
 export function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
-  const url = new URL(call.url);
+  const url = originAndPath(call.url);
   return new Promise((resolve, reject) => {
     const reader = new UpstreamReplyReader(call, resolve, reject);
     if (call.cancellation.aborted) return reader.cancelled();
     call.dispatcher.dispatch(
       {
         origin: url.origin,
-        path: url.pathname + url.search,
+        path: url.path,
         method: 'POST',
         headers: call.headers,
         body: call.body,
@@ -73,6 +73,21 @@ export function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
       reader,
     );
   });
+}
+
+/** Upstream URLs already parsed: a channel's calls go to a few URLs, again and again. */
+const parsedUrls = new Map<string, { origin: string; path: string }>();
+const MAX_PARSED_URLS = 1024;
+
+/** The origin and the path with its query of an absolute URL, as `new URL` reads them. */
+function originAndPath(text: string): { origin: string; path: string } {
+  let parsed = parsedUrls.get(text);
+  if (parsed) return parsed;
+  const url = new URL(text);
+  parsed = { origin: url.origin, path: url.pathname + url.search };
+  if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
+  parsedUrls.set(text, parsed);
+  return parsed;
 }
 
 /** Upstream statuses that make the relay try the next channel (admin-api section 4, Routing). */

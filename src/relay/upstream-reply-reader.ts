@@ -96,11 +96,18 @@ export class UpstreamReplyReader implements Dispatcher.DispatchHandler, Upstream
     }
     this.limit = statusCode >= 400 ? this.call.maxErrorBytes : this.call.maxBytes;
     if (this.call.stream) return;
+    // A reply whose body came in the same read as its headers has ended before this microtask
+    // runs: it never needs the timer.
+    queueMicrotask(this.armDeadline);
+  }
+
+  private readonly armDeadline = (): void => {
+    if (this.answered) return;
     // Whole milliseconds: Node keeps a timer list per distinct delay, and a fractional one would
     // make (and drop) a list for every request.
     const remainingMs = Math.max(1, Math.ceil(this.call.waitMs - (performance.now() - this.startedAt)));
     this.deadline = setTimeout(this.deadlinePassed, remainingMs);
-  }
+  };
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.streaming) {
