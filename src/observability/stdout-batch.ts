@@ -38,9 +38,10 @@ const RETRY_MS = 10;
 const EXIT_WAIT_MS = 1_000;
 
 /**
- * Log lines gathered and written together, 64 KiB (or `batchBytes`) or 100 ms at a time (whichever
- * comes first), one write in flight, and whatever is left written when the process exits: a write per line would
- * cost more than the rest of a relayed request's logging. A SIGKILL loses at most the last 100 ms.
+ * Log lines gathered and written together, 64 KiB (or `batchBytes`) or 100 ms at a time
+ * (whichever comes first), one write in flight, and whatever is left written when the process
+ * exits: a write per line would cost more than the rest of a relayed request's logging. A SIGKILL
+ * loses at most the last 100 ms.
  *
  * A log nobody reads must not stop the gateway: once a write fails for any reason but a full
  * pipe (its reader closed: EPIPE), lines are dropped from then on, and the exit writes nothing

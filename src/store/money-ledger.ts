@@ -21,16 +21,14 @@ export interface Hold {
   createdAt: number;
 }
 
-/** What a settlement needs of its hold: the figures the reservation wrote into it. */
-export type HeldMoney = Pick<Hold, 'id' | 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
+/**
+ * The money of a hold: whose it is and how much. A returned hold gives this back, so caches of the
+ * key can follow.
+ */
+export type ReturnedHold = Pick<Hold, 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
 
-/** What a returned hold gave back, so caches of the key can follow. */
-export interface ReturnedHold {
-  userId: number;
-  keyId: number;
-  keyCapped: boolean;
-  amount: number;
-}
+/** What a settlement needs of its hold: the figures the reservation wrote into it. */
+export type HeldMoney = ReturnedHold & Pick<Hold, 'id'>;
 
 /**
  * The money moves of a request, each one atomic and each tied to the durable hold: the hold is

@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
-import { INTERRUPTED, type HeldMoney, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
+import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
 
@@ -54,7 +54,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
   const commits = new GroupCommit(database);
 
-  const charge = (hold: Omit<HeldMoney, 'id'>, cost: number) => {
+  const charge = (hold: ReturnedHold, cost: number) => {
     const refund = hold.amount - cost;
     settleBalance.run(refund, cost, hold.userId);
     settleQuota.run(hold.keyCapped ? refund : 0, cost, hold.keyId);
@@ -101,8 +101,8 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       commits.submit(() => {
         storeRecords(owner);
         copyInterrupted.run(INTERRUPTED, owner);
-        return deleteUnsettled.all(owner).map((row): ReturnedHold => {
-          const returned = {
+        return deleteUnsettled.all(owner).map((row) => {
+          const returned: ReturnedHold = {
             userId: row.user_id,
             keyId: row.key_id,
             keyCapped: Boolean(row.key_capped),

@@ -100,7 +100,7 @@ class OpenAIChatStreamTap implements StreamTap {
       this.reported = convertOpenAIChatUsage(chunk.usage) ?? this.reported;
       if (this.hideUsageEvents && choices.length === 0) return HIDE;
     }
-    if (isPlainContentDelta(chunk, this.produced.length - producedBefore))
+    if (isPlainContentDelta(chunk, choices, this.produced.length - producedBefore))
       this.contentDelta.learn(event.data, 'content', this.produced[this.produced.length - 1]!);
     return FORWARD;
   }
@@ -154,9 +154,8 @@ class OpenAIChatStreamTap implements StreamTap {
  * every chunk but the last when usage is asked for), no finish, no other text. Chunks equal to it
  * but for that content then read the same but for the content.
  */
-function isPlainContentDelta(chunk: JsonObject, piecesProduced: number): boolean {
+function isPlainContentDelta(chunk: JsonObject, choices: unknown[], piecesProduced: number): boolean {
   if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return false;
-  const choices = chunk.choices as unknown[];
   if (choices.length !== 1) return false;
   const choice = choices[0] as JsonObject;
   const delta = choice.delta as JsonObject;
