@@ -1,4 +1,5 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { saturate, type Target } from './measure.js';
 import { cpuMicros, startGateway } from './processes.js';
 import { round } from './report.js';
@@ -45,6 +46,7 @@ export async function measureAllCores(options: {
     core: 'all',
     adminToken: options.adminToken,
     env: { GATEWAY_DATA_DIR: options.dataDir, GATEWAY_WORKERS: 'auto' },
+    logFile: path.join(options.dataDir, 'gateway.log'),
   });
   options.children.push(started.child);
   const primary = started.child.pid!;

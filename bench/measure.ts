@@ -41,48 +41,57 @@ export async function saturate(
   };
 }
 
-/** Latency percentiles, in milliseconds, at a fixed offered rate (requests start on schedule, not on answers). */
+/**
+ * Latency percentiles, in milliseconds, at a fixed offered rate (requests start on schedule, not on
+ * answers). A first second at the same rate on the same connections is not counted: a new pool's
+ * first requests wait for connections to open, on every target alike, and were often a third or
+ * more of the slowest hundredth of a ten-second phase.
+ */
 export async function fixedRate(
   target: Target,
   options: { rate: number; seconds: number },
 ): Promise<{ p50: number; p99: number; errors: number }> {
   const pool = new Pool(target.origin, { connections: 256, pipelining: 1 });
-  const latencies: number[] = [];
-  let errors = 0;
   const body = requestBody(target, 'Hello, how are you?', false);
+  const send = async (): Promise<number | undefined> => {
+    const sent = performance.now();
+    try {
+      const response = await pool.request({
+        path: target.path,
+        method: 'POST',
+        headers: { ...target.headers, 'content-type': 'application/json' },
+        body,
+      });
+      await response.body.arrayBuffer();
+      return response.statusCode === 200 ? performance.now() - sent : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  await onSchedule(send, { rate: options.rate, seconds: 1 });
+  const results = await onSchedule(send, options);
+  await pool.close();
+  const latencies = results.filter((latency) => latency !== undefined).sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), errors: results.length - latencies.length };
+}
+
+/** Starts `send` `rate` times a second for `seconds`, each on its schedule; resolves with every result. */
+async function onSchedule<T>(
+  send: () => Promise<T>,
+  options: { rate: number; seconds: number },
+): Promise<T[]> {
   const total = options.rate * options.seconds;
   const interval = 1000 / options.rate;
   const started = performance.now();
-  const pending: Promise<void>[] = [];
+  const pending: Promise<T>[] = [];
   for (let index = 0; index < total; index += 1) {
-    const due = started + index * interval;
-    const wait = due - performance.now();
+    const wait = started + index * interval - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(
-      (async () => {
-        const sent = performance.now();
-        try {
-          const response = await pool.request({
-            path: target.path,
-            method: 'POST',
-            headers: { ...target.headers, 'content-type': 'application/json' },
-            body,
-          });
-          await response.body.arrayBuffer();
-          if (response.statusCode !== 200) errors += 1;
-          latencies.push(performance.now() - sent);
-        } catch {
-          errors += 1;
-        }
-      })(),
-    );
+    pending.push(send());
   }
-  await Promise.all(pending);
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (fraction: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), errors };
+  return Promise.all(pending);
 }
 
 /** Median time to the first body byte and to the end of a 100-chunk stream, in milliseconds. */

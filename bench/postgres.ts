@@ -41,6 +41,8 @@ export async function measurePostgres(options: {
   root: string;
   databaseUrl: string;
   adminToken: string;
+  /** Where the gateway's log goes. */
+  logFile: string;
   seconds: number;
   rounds: number;
   seed(origin: string): Promise<SeededKeys>;
@@ -52,6 +54,7 @@ export async function measurePostgres(options: {
     core: 0,
     adminToken: options.adminToken,
     env: { DATABASE_URL: options.databaseUrl, DATABASE_SCHEMA: schema },
+    logFile: options.logFile,
   });
   options.children.push(started.child);
   try {

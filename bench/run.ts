@@ -69,6 +69,7 @@ try {
     core: 0,
     adminToken: ADMIN,
     env: { GATEWAY_DATA_DIR: dataDir },
+    logFile: path.join(dataDir, 'gateway.log'),
   });
   children.push(gatewayProcess.child);
   const gatewayOrigin = gatewayProcess.origin;
@@ -228,6 +229,7 @@ try {
       root,
       databaseUrl: postgresUrl,
       adminToken: ADMIN,
+      logFile: path.join(dataDir, 'postgres-gateway.log'),
       seconds,
       rounds,
       seed,
