@@ -135,9 +135,12 @@ try {
   );
 
   process.stderr.write('fixed rate\n');
-  const directRate = await fixedRate(direct, { rate: 1000, seconds });
-  const bareProxyRate = await fixedRate(bareProxy.target, { rate: 1000, seconds });
-  const gatewayRate = await fixedRate(gateway.target, { rate: 1000, seconds });
+  const atRate = (target: Target) => () => fixedRate(target, { rate: 1000, seconds });
+  const [directRate, bareProxyRate, gatewayRate] = await inTurns(
+    rounds,
+    [atRate(direct), atRate(bareProxy.target), atRate(gateway.target)],
+    (result) => result.p99,
+  );
 
   process.stderr.write('streams\n');
   const directStream = await streamTimes(direct, 60);
