@@ -90,7 +90,7 @@ export function createPlanner(
     let resolved = withFiles.get(protocol);
     if (!resolved) {
       resolved = needsInlineFiles.has(protocol)
-        ? resolveLinkedFiles(decoded(), { ...input.files, signal: input.cancellation.signal })
+        ? resolveLinkedFiles(decoded(), { ...input.files, cancellation: input.cancellation })
         : Promise.resolve(decoded());
       withFiles.set(protocol, resolved);
     }

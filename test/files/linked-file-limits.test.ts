@@ -179,7 +179,7 @@ test('the first failure cancels the downloads still in flight', async () => {
 test('aborting the signal cancels every download in flight, without a file error', async () => {
   const client = new AbortController();
   const links = [1, 2, 3, 4, 5, 6].map((index) => `${origin}/${index % 2 ? 'stall' : 'stall-body'}/${index}`);
-  const work = resolveLinkedFiles(withLinks(links), { ...options, signal: client.signal });
+  const work = resolveLinkedFiles(withLinks(links), { ...options, cancellation: client });
   const failed = work.catch((caught: unknown) => caught);
   await expect.poll(() => seen.length).toBe(4);
 
@@ -200,7 +200,7 @@ test('an already aborted signal downloads nothing', async () => {
   const reason = new Error('client closed the connection');
   client.abort(reason);
   await expect(
-    resolveLinkedFiles(withLinks([`${origin}/image.png`]), { ...options, signal: client.signal }),
+    resolveLinkedFiles(withLinks([`${origin}/image.png`]), { ...options, cancellation: client }),
   ).rejects.toBe(reason);
   await expect(fetchFileData(`${origin}/image.png`, { ...options, signal: client.signal })).rejects.toBe(
     reason,
@@ -218,4 +218,20 @@ test('one download cancelled mid-body closes its connection and rejects with the
   client.abort(reason);
   expect(await failed).toBe(reason);
   await expect.poll(() => closedAt.length, { timeout: 500, interval: 10 }).toBe(1);
+});
+
+test("the cancellation's signal is taken only when there is a link to download", async () => {
+  let taken = 0;
+  const controller = new AbortController();
+  const cancellation = {
+    get signal() {
+      taken += 1;
+      return controller.signal;
+    },
+  };
+  const request = withLinks([]);
+  expect(await resolveLinkedFiles(request, { ...options, cancellation })).toBe(request);
+  expect(taken).toBe(0);
+  await resolveLinkedFiles(withLinks([`${origin}/image.png`]), { ...options, cancellation });
+  expect(taken).toBe(1);
 });
