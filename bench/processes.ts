@@ -62,7 +62,7 @@ export async function startPinned(options: {
  * Starts the built gateway (`dist/main.js`) on a free loopback port, logging at `info` into
  * `logFile`, with `env` on top; resolves with its origin once it is ready. Its log goes to a file,
  * as a deployment's goes to a file or a collector that keeps up: through a pipe, the driver (busy
- * sending the load) read it late at times, and the lines waiting in the gateway outlived young-generation
+ * sending the load) read it late at times, and the lines waiting in the gateway outlived young
  * collections and brought on full ones that no deployment would see.
  */
 export async function startGateway(options: {
