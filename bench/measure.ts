@@ -21,6 +21,16 @@ function requestBody(target: Target, text: string, stream: boolean): string {
   });
 }
 
+/** A POST of a JSON `body` to the target's path, through `pool`. */
+function post(pool: Pool, target: Target, body: string) {
+  return pool.request({
+    path: target.path,
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body,
+  });
+}
+
 /** Requests per second at saturation: many connections, each sending as fast as answers come. */
 export async function saturate(
   target: Target,
@@ -56,12 +66,7 @@ export async function fixedRate(
   const send = async (): Promise<number | undefined> => {
     const sent = performance.now();
     try {
-      const response = await pool.request({
-        path: target.path,
-        method: 'POST',
-        headers: { ...target.headers, 'content-type': 'application/json' },
-        body,
-      });
+      const response = await post(pool, target, body);
       await response.body.arrayBuffer();
       return response.statusCode === 200 ? performance.now() - sent : undefined;
     } catch {
@@ -105,12 +110,7 @@ export async function streamTimes(
   const body = requestBody(target, 'Stream please', true);
   for (let run = 0; run < runs; run += 1) {
     const sent = performance.now();
-    const response = await pool.request({
-      path: target.path,
-      method: 'POST',
-      headers: { ...target.headers, 'content-type': 'application/json' },
-      body,
-    });
+    const response = await post(pool, target, body);
     let first = 0;
     for await (const _chunk of response.body) if (first === 0) first = performance.now() - sent;
     const total = performance.now() - sent;
@@ -140,35 +140,20 @@ export async function pacedStreams(
   let streams = 0;
   let chunks = 0;
   let errors = 0;
-  const total = options.rate * options.seconds;
-  const interval = 1000 / options.rate;
-  const started = performance.now();
-  const pending: Promise<void>[] = [];
-  for (let index = 0; index < total; index += 1) {
-    const wait = started + index * interval - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(
-      (async () => {
-        const sent = performance.now();
-        try {
-          const response = await pool.request({
-            path: target.path,
-            method: 'POST',
-            headers: { ...target.headers, 'content-type': 'application/json' },
-            body,
-          });
-          const text = await response.body.text();
-          if (response.statusCode !== 200) return void (errors += 1);
-          durations.push(performance.now() - sent);
-          streams += 1;
-          chunks += text.split('\n\n').filter((event) => event.includes('"tok')).length;
-        } catch {
-          errors += 1;
-        }
-      })(),
-    );
-  }
-  await Promise.all(pending);
+  const send = async () => {
+    const sent = performance.now();
+    try {
+      const response = await post(pool, target, body);
+      const text = await response.body.text();
+      if (response.statusCode !== 200) return void (errors += 1);
+      durations.push(performance.now() - sent);
+      streams += 1;
+      chunks += text.split('\n\n').filter((event) => event.includes('"tok')).length;
+    } catch {
+      errors += 1;
+    }
+  };
+  await onSchedule(send, options);
   await pool.close();
   durations.sort((a, b) => a - b);
   return { streams, chunks, errors, medianMs: durations[Math.floor(durations.length / 2)] ?? NaN };
@@ -180,12 +165,7 @@ export async function openHeldStreams(target: Target, count: number): Promise<{ 
   const body = requestBody(target, 'bench-hold', true);
   const responses = await Promise.all(
     Array.from({ length: count }, async () => {
-      const response = await pool.request({
-        path: target.path,
-        method: 'POST',
-        headers: { ...target.headers, 'content-type': 'application/json' },
-        body,
-      });
+      const response = await post(pool, target, body);
       const iterator = response.body[Symbol.asyncIterator]();
       await iterator.next();
       return { response, iterator };
