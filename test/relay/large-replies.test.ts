@@ -28,6 +28,21 @@ async function post(path: string, body: unknown): Promise<{ status: number; repl
   return { status: response.status, reply: JSON.parse(bytes.toString('utf8')), bytes: bytes.length };
 }
 
+/** The newest usage record is the reply's, by its usage, and the balance fell by its cost; returns the record. */
+async function expectBilled(endpoint: string, balanceBefore: number): Promise<any> {
+  const [log] = await fx.logs();
+  expect(log).toMatchObject({
+    endpoint,
+    status_code: 200,
+    prompt_tokens: 1234,
+    completion_tokens: 4321,
+    cost,
+  });
+  const after = await fx.user();
+  expect(after.balance).toBeCloseTo(balanceBefore - cost, 12);
+  return log;
+}
+
 test('chat completions: a reply of several megabytes comes whole and is billed by the usage at its end', async () => {
   const before = await fx.user();
   fx.upstream.script({ type: 'reply', text, usage });
@@ -39,17 +54,8 @@ test('chat completions: a reply of several megabytes comes whole and is billed b
   expect(bytes).toBeGreaterThan(4 * 1024 * 1024);
   expect(reply.choices[0].message.content).toBe(text);
   expect(reply.usage).toMatchObject({ prompt_tokens: 1234, completion_tokens: 4321 });
-  const [log] = await fx.logs();
-  expect(log).toMatchObject({
-    endpoint: 'chat-completions',
-    status_code: 200,
-    prompt_tokens: 1234,
-    completion_tokens: 4321,
-    cost,
-    error: null,
-  });
-  const after = await fx.user();
-  expect(after.balance).toBeCloseTo(before.balance - cost, 12);
+  const log = await expectBilled('chat-completions', before.balance);
+  expect(log.error).toBeNull();
 });
 
 test('responses: the same', async () => {
@@ -59,14 +65,5 @@ test('responses: the same', async () => {
   expect(status).toBe(200);
   const message = reply.output.find((item: any) => item.type === 'message');
   expect(message.content[0].text).toBe(text);
-  const [log] = await fx.logs();
-  expect(log).toMatchObject({
-    endpoint: 'responses',
-    status_code: 200,
-    prompt_tokens: 1234,
-    completion_tokens: 4321,
-    cost,
-  });
-  const after = await fx.user();
-  expect(after.balance).toBeCloseTo(before.balance - cost, 12);
+  await expectBilled('responses', before.balance);
 });
