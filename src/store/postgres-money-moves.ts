@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
@@ -62,6 +63,12 @@ const RETRYABLE_STATES = new Set(['40P01', '40001']);
  */
 const REFUSED_DATA_CLASSES = new Set(['22', '23']);
 const MAX_ATTEMPTS = 5;
+/**
+ * The wait before sending a rolled-back batch again, times the attempt. Sent at once, it can take a
+ * row back before the transaction it deadlocked with, woken by the rollback, has run, and meet it
+ * again in the same cycle.
+ */
+const RETRY_DELAY_MS = 10;
 /** A longer queue goes in several batches, so no one transaction holds its locks for long. */
 export const MAX_MOVES_PER_BATCH = 500;
 
@@ -108,7 +115,10 @@ export class PostgresMoneyMoves {
         return;
       } catch (error) {
         const state = sqlState(error);
-        if (attempt < MAX_ATTEMPTS && RETRYABLE_STATES.has(state)) continue;
+        if (attempt < MAX_ATTEMPTS && RETRYABLE_STATES.has(state)) {
+          await delay(RETRY_DELAY_MS * attempt);
+          continue;
+        }
         if (entries.length > 1 && REFUSED_DATA_CLASSES.has(state.slice(0, 2))) {
           for (const entry of entries) await this.apply([entry]);
           return;

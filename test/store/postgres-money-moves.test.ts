@@ -233,7 +233,8 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
       await sql`commit`.execute(other);
       expect(await batch).toEqual(['reserved', 'reserved']);
     });
-    expect(batches).toBe(2);
+    // Sent again at least once; a busy machine can make the resent batch meet the same cycle again.
+    expect(batches).toBeGreaterThanOrEqual(2);
     expect(await balanceOf(first.user.id)).toBe(1_000 - 1 - 100);
     expect(await balanceOf(second.user.id)).toBe(1_000 - 200);
   }, 15_000);
