@@ -1,8 +1,8 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { deriveKeyStatus } from './derive-key-status.js';
 import { hashesEqual, hashKey } from './hash-key.js';
-import { parsePresentedKey } from './key-format.js';
-import type { Principal } from './principal.js';
+import { parsePresentedKey, type PresentedKey } from './key-format.js';
+import type { KeyEntry, Principal } from './principal.js';
 import type { PrincipalCache } from './principal-cache.js';
 
 export interface Credentials {
@@ -13,14 +13,28 @@ export interface Credentials {
 
 /**
  * Turns a presented key into a principal, or fails with the spec's errors (client-api section 5):
- * every kind of unusable key gives the same `Invalid token`.
+ * every kind of unusable key gives the same `Invalid token`. A key the cache already holds is
+ * answered at once, without a promise; only a key being read from the database waits.
  */
-export async function authenticate(cache: PrincipalCache, credentials: Credentials): Promise<Principal> {
+export function authenticate(
+  cache: PrincipalCache,
+  credentials: Credentials,
+): Principal | Promise<Principal> {
   const presented = credentials.rawKey === undefined ? undefined : parsePresentedKey(credentials.rawKey);
   if (!presented) throw new GatewayError('invalid_token');
 
   const keyHash = hashKey(presented.secret);
-  const entry = await cache.lookup(keyHash);
+  const known = cache.peek(keyHash);
+  if (known !== undefined) return admit(known, keyHash, presented, credentials);
+  return cache.lookup(keyHash).then((entry) => admit(entry, keyHash, presented, credentials));
+}
+
+function admit(
+  entry: KeyEntry | null,
+  keyHash: string,
+  presented: PresentedKey,
+  credentials: Credentials,
+): Principal {
   // The cache is addressed by digest, so its lookup reveals nothing about the secret; the
   // comparison of the stored digest itself is still done in constant time.
   if (!entry || !hashesEqual(entry.key.keyHash, keyHash)) throw new GatewayError('invalid_token');

@@ -13,6 +13,8 @@ const DEFAULT_MAX_ENTRIES = 50_000;
  */
 export class PrincipalCache {
   private entries = new Map<string, Promise<KeyEntry | null>>();
+  /** The entries whose load settled, readable without a promise: the warm path's. */
+  private known = new Map<string, KeyEntry | null>();
 
   constructor(
     private readonly repositories: { keys: KeysRepository; users: UsersRepository },
@@ -30,18 +32,32 @@ export class PrincipalCache {
     const loading = this.load(keyHash);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest !== undefined) {
+        this.entries.delete(oldest);
+        this.known.delete(oldest);
+      }
     }
-    this.entries.set(keyHash, loading);
-    loading.catch(() => this.entries.get(keyHash) === loading && this.entries.delete(keyHash));
+    this.hold(keyHash, loading);
     return loading;
+  }
+
+  /** The entry when its load has settled: null for an unknown key, undefined when not (yet) held. */
+  peek(keyHash: string): KeyEntry | null | undefined {
+    return this.known.get(keyHash);
   }
 
   /** Replaces the cached copy of a key whose quota changed through billing. */
   refreshKey(keyHash: string, update: (entry: KeyEntry) => KeyEntry): void {
+    const known = this.known.get(keyHash);
+    if (known !== undefined) {
+      const refreshed = known && update(known);
+      this.entries.set(keyHash, Promise.resolve(refreshed));
+      this.known.set(keyHash, refreshed);
+      return;
+    }
     const cached = this.entries.get(keyHash);
     if (cached)
-      this.entries.set(
+      this.hold(
         keyHash,
         cached.then((entry) => entry && update(entry)),
       );
@@ -49,6 +65,21 @@ export class PrincipalCache {
 
   clear(): void {
     this.entries = new Map();
+    this.known = new Map();
+  }
+
+  /**
+   * Caches `loading` for the key; once it settles, and only while it is still the cached one (no
+   * change emptied the cache meanwhile), its entry is known. A failed load is dropped.
+   */
+  private hold(keyHash: string, loading: Promise<KeyEntry | null>): void {
+    this.entries.set(keyHash, loading);
+    loading.then(
+      (entry) => {
+        if (this.entries.get(keyHash) === loading) this.known.set(keyHash, entry);
+      },
+      () => this.entries.get(keyHash) === loading && this.entries.delete(keyHash),
+    );
   }
 
   private async load(keyHash: string): Promise<KeyEntry | null> {

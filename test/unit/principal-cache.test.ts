@@ -125,3 +125,30 @@ test('a refreshed key replaces the cached entry, loaded or still loading', async
   loaded.cache.refreshKey('unknown', (entry) => entry);
   expect(loaded.reads()).toBe(1);
 });
+
+test('a settled entry is readable without a promise; a change or a load still on its way is not', async () => {
+  const { cache, changes, release } = cacheWithSlowReads();
+  const loading = cache.lookup(KEY_HASH);
+  expect(cache.peek(KEY_HASH)).toBeUndefined();
+  release();
+  const entry = await loading;
+  expect(cache.peek(KEY_HASH)).toBe(entry);
+
+  const unknown = cache.lookup('unknown');
+  release();
+  await unknown;
+  expect(cache.peek('unknown')).toBeNull();
+
+  cache.refreshKey(KEY_HASH, (held) => ({ ...held, key: { ...held.key, quota: 200 } }));
+  expect(cache.peek(KEY_HASH)).toMatchObject({ key: { quota: 200 } });
+  await expect(cache.lookup(KEY_HASH)).resolves.toBe(cache.peek(KEY_HASH));
+
+  await changes.publish('keys');
+  expect(cache.peek(KEY_HASH)).toBeUndefined();
+  // A load that was on its way when the cache emptied does not make its entry known.
+  const before = cache.lookup(KEY_HASH);
+  await changes.publish('users');
+  release();
+  await before;
+  expect(cache.peek(KEY_HASH)).toBeUndefined();
+});
