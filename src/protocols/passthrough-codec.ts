@@ -1,3 +1,4 @@
+import type { JsonDocument } from './json-document.js';
 import type { ReplyFacts } from '../ir/reply-facts.js';
 import type { Usage } from '../ir/usage.js';
 import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
@@ -61,7 +62,8 @@ export interface PassthroughCodec {
   outputCap(body: Record<string, unknown>): number | undefined;
   /** Applies only the declared patches: upstream model name, usage in streams. */
   prepareRequest(body: Record<string, unknown>, options: { upstreamModel: string }): PreparedRequest;
-  usageFromReply(reply: unknown): Usage | undefined;
+  /** The usage a complete reply reports, read from it where it lies (the rest is not parsed). */
+  usageFromReply(reply: JsonDocument): Usage | undefined;
   /** The model that answered and its finish reasons, read from a complete reply (for traces). */
   replyFacts?(reply: unknown): ReplyFacts | undefined;
   createStreamTap(options: { hideUsageEvents: boolean }): StreamTap;

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import { parseJsonWithin, MAX_JSON_DEPTH } from '../protocols/wire-json.js';
+import { readJsonDocument } from '../protocols/json-document.js';
+import { MAX_JSON_DEPTH } from '../protocols/wire-json.js';
 import { findProvider } from '../providers/registry.js';
 import {
   prepareUpstreamCall,
@@ -201,12 +202,13 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
       channel,
       detail: `the upstream reply is larger than ${options.maxReplyBytes} bytes`,
     };
-  const parsed = parseJsonWithin(body, { maxDepth: MAX_JSON_DEPTH });
-  if (!parsed.ok)
+  // A conversion reads all of the reply; a passthrough only its usage.
+  const read = readJsonDocument(body, { maxDepth: MAX_JSON_DEPTH, whole: plan.mode === 'convert' });
+  if (!read.ok)
     return {
       kind: 'unreachable',
       channel,
-      detail: `the upstream answered ${statusCode} with a body that is not JSON (${parsed.error})`,
+      detail: `the upstream answered ${statusCode} with a body that is not JSON (${read.error})`,
     };
-  return { kind: 'answered', channel, plan, reply, body, parsed: parsed.value };
+  return { kind: 'answered', channel, plan, reply, body, document: read.document };
 }

@@ -16,8 +16,8 @@ export function convertReply(options: {
   /** The model name the client asked for. */
   model: string;
 }): ReplyTransform {
-  return (_upstreamBody, parsed) => {
-    const decoded = options.upstream.decodeReply(parsed, options.losses);
+  return (_upstreamBody, upstreamReply) => {
+    const decoded = options.upstream.decodeReply(upstreamReply.value(), options.losses);
     const reply = decoded.parts.some((part) => part.type === 'tool-call')
       ? { ...decoded, finishReason: finishWithToolCalls(decoded.finishReason) }
       : decoded;

@@ -161,7 +161,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       }
       case 'answered': {
         account.markFirstByte();
-        const converted = result.plan.reply()(result.body, result.parsed);
+        const converted = result.plan.reply()(result.body, result.document);
         account.finish({
           statusCode: 200,
           charged: true,

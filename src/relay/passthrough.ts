@@ -8,15 +8,16 @@ import { CUT_MID_EVENT_DETAIL } from '../protocols/sse/stream-break.js';
 import type { ReplyTransform, StreamFailure, StreamTransform } from './transforms.js';
 
 /**
- * Same protocol both sides: the reply's bytes go to the client untouched; usage is read on the side.
- * Only when the upstream counted no output is the reply decoded, to count what it produced.
+ * Same protocol both sides: the reply's bytes go to the client untouched; usage is read on the side,
+ * and only the usage is parsed. Only when the upstream counted no output is the reply decoded, to
+ * count what it produced.
  */
 export function passthroughReply(codec: PassthroughCodec, protocol: ProtocolCodec): ReplyTransform {
-  return (upstreamBody, parsed) => ({
+  return (upstreamBody, reply) => ({
     body: upstreamBody,
-    usage: codec.usageFromReply(parsed),
-    producedText: () => producedTextOf(protocol.decodeReply(parsed, new LossLog()).parts),
-    facts: () => codec.replyFacts?.(parsed),
+    usage: codec.usageFromReply(reply),
+    producedText: () => producedTextOf(protocol.decodeReply(reply.value(), new LossLog()).parts),
+    facts: () => codec.replyFacts?.(reply.value()),
   });
 }
 

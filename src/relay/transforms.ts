@@ -1,11 +1,15 @@
+import type { JsonDocument } from '../protocols/json-document.js';
 import type { ReplyFacts } from '../ir/reply-facts.js';
 import type { Usage } from '../ir/usage.js';
 
-/** What the relay does to an upstream's complete reply (its bytes and their parsed JSON) before the client gets it. */
+/**
+ * What the relay does to an upstream's complete reply (its bytes, and the same as a JSON document
+ * known to be valid) before the client gets it.
+ */
 export interface ReplyTransform {
   (
     upstreamBody: Buffer,
-    parsed: unknown,
+    reply: JsonDocument,
   ): {
     body: Buffer | string;
     usage: Usage | undefined;

@@ -1,3 +1,4 @@
+import type { JsonDocument } from '../protocols/json-document.js';
 import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
@@ -12,9 +13,9 @@ export type UpstreamOutcome =
       channel: RoutableChannel;
       plan: UpstreamPlan;
       reply: UpstreamHead;
-      /** The whole reply and its JSON, read within `upstream_timeout_s`. */
+      /** The whole reply, read within `upstream_timeout_s`, and the same as JSON. */
       body: Buffer;
-      parsed: unknown;
+      document: JsonDocument;
     }
   | {
       kind: 'streaming';

@@ -4,6 +4,7 @@ import { expectSpecAnswer } from '../helpers/expect-spec-answer.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 import { adminBodyTargets, relayTargets } from '../helpers/relay-targets.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/start-test-gateway.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * A seeded fuzz corpus over every relaying endpoint, the model lists and the management bodies:
@@ -25,18 +26,6 @@ afterAll(async () => {
   await fixture?.close();
   expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeMembers);
 });
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Fuzzer {
   constructor(private readonly random: () => number) {}

@@ -89,7 +89,7 @@ export function openaiChatReply(
         ...envelope,
         object: 'chat.completion',
         choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
-        usage: openaiChatUsage(content.usage),
+        ...(!content.omitUsage && { usage: openaiChatUsage(content.usage) }),
         service_tier: 'default',
       },
     };
@@ -121,7 +121,7 @@ export function openaiChatReply(
             ...splitIntoDeltas(content.text).map((part) => chunk({ content: part })),
           ];
   events.push(chunk({}, finishReason));
-  if (includeUsage)
+  if (includeUsage && !content.omitUsage)
     events.push(
       sseEvent({
         ...envelope,

@@ -66,3 +66,34 @@ test('a stream without usage asked for gets it added, in a body serialised anew'
     stream_options: { include_usage: true },
   });
 });
+
+// A passthrough reads only the usage of a complete reply: the rest is checked but never parsed.
+test('usage is read from a reply of megabytes, past a text that quotes a usage of its own', async () => {
+  const text = 'Quoting {"usage":{"prompt_tokens":1,"completion_tokens":1}}, [brackets] and \\ too. '.repeat(
+    40_000,
+  );
+  fx.upstream.script({ type: 'reply', text, usage: { inputTokens: 7, outputTokens: 123_456 } });
+  const completion = await fx.openai.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'A long answer, please.' }],
+  });
+  expect(completion.choices[0]!.message.content).toBe(text);
+  expect(completion.usage).toMatchObject({ prompt_tokens: 7, completion_tokens: 123_456 });
+  const [log] = await fx.logs();
+  expect(log).toMatchObject({ prompt_tokens: 7, completion_tokens: 123_456 });
+});
+
+test('a large reply without usage is charged on the text it produced, read only then', async () => {
+  const text = 'word '.repeat(200_000);
+  fx.upstream.script({ type: 'reply', text, omitUsage: true });
+  const completion = await fx.openai.chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'A long answer, please.' }],
+  });
+  expect(completion.choices[0]!.message.content).toBe(text);
+  expect(completion.usage).toBeUndefined();
+  const [log] = await fx.logs();
+  // About a token per word, counted on a prefix and scaled to the whole.
+  expect(log.completion_tokens).toBeGreaterThan(150_000);
+  expect(log.completion_tokens).toBeLessThan(250_000);
+});

@@ -7,6 +7,7 @@ import {
   setOwnMember,
   type JsonObject,
 } from '../../src/protocols/wire-json.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth);
 
@@ -15,18 +16,6 @@ function exceeds(text: string, maxDepth: number): boolean {
   const fromText = jsonDepthExceeds(text, maxDepth);
   expect(jsonDepthExceeds(Buffer.from(text, 'utf8'), maxDepth)).toBe(fromText);
   return fromText;
-}
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function depthOf(value: unknown): number {

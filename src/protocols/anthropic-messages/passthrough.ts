@@ -33,7 +33,7 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
     hideUsageEvents: false,
   }),
 
-  usageFromReply: (reply) => convertAnthropicUsage(asJsonObject(reply)?.usage),
+  usageFromReply: (reply) => convertAnthropicUsage(reply.at(['usage'])),
 
   replyFacts(reply) {
     const message = asJsonObject(reply);

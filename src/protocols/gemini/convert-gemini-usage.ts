@@ -42,6 +42,10 @@ export function convertGeminiUsage(raw: unknown): Usage | undefined {
  */
 export function countGeminiWebSearches(candidate: unknown): number {
   if (!isJsonObject(candidate) || !isJsonObject(candidate.groundingMetadata)) return 0;
-  const queries = candidate.groundingMetadata.webSearchQueries;
+  return countWebSearchQueries(candidate.groundingMetadata.webSearchQueries);
+}
+
+/** The count of a candidate's `groundingMetadata.webSearchQueries`. */
+export function countWebSearchQueries(queries: unknown): number {
   return Array.isArray(queries) ? queries.length : 0;
 }

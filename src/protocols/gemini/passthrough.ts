@@ -9,7 +9,7 @@ import {
 } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
-import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
+import { convertGeminiUsage, countGeminiWebSearches, countWebSearchQueries } from './convert-gemini-usage.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
 import { asCount, asString, isJsonObject, parseJson } from '../wire-json.js';
 
@@ -31,7 +31,11 @@ export const geminiPassthrough: PassthroughCodec = {
 
   prepareRequest: (body) => ({ body, hideUsageEvents: false }),
 
-  usageFromReply: (reply) => (isJsonObject(reply) ? readUsage(reply) : undefined),
+  usageFromReply(reply) {
+    const usage = convertGeminiUsage(reply.at(['usageMetadata']));
+    const queries = reply.at(['candidates', 0, 'groundingMetadata', 'webSearchQueries']);
+    return usage && { ...usage, webSearchCalls: countWebSearchQueries(queries) };
+  },
 
   replyFacts(reply) {
     if (!isJsonObject(reply)) return undefined;
@@ -47,12 +51,6 @@ export const geminiPassthrough: PassthroughCodec = {
 };
 
 /** Usage of one response, web searches of its first candidate included. */
-function readUsage(response: Record<string, unknown>): Usage | undefined {
-  const usage = convertGeminiUsage(response.usageMetadata);
-  const candidate = Array.isArray(response.candidates) ? response.candidates[0] : undefined;
-  return usage && { ...usage, webSearchCalls: countGeminiWebSearches(candidate) };
-}
-
 /**
  * Every chunk is parsed once: for usage and produced text, and to check it is a JSON object. Every
  * chunk repeats the usage so far, cumulatively, so the last one seen is the answer; produced text

@@ -42,7 +42,7 @@ export const openAIChatPassthrough: PassthroughCodec = {
     return { body: patched, hideUsageEvents: true };
   },
 
-  usageFromReply: (reply) => (isJsonObject(reply) ? convertOpenAIChatUsage(reply.usage) : undefined),
+  usageFromReply: (reply) => convertOpenAIChatUsage(reply.at(['usage'])),
 
   replyFacts(reply) {
     if (!isJsonObject(reply)) return undefined;

@@ -37,10 +37,7 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
     hideUsageEvents: false,
   }),
 
-  usageFromReply: (reply) =>
-    typeof reply === 'object' && reply !== null
-      ? convertOpenAIResponsesUsage((reply as { usage?: unknown }).usage)
-      : undefined,
+  usageFromReply: (reply) => convertOpenAIResponsesUsage(reply.at(['usage'])),
 
   replyFacts: (reply) => (isJsonObject(reply) ? responseFacts(reply) : undefined),
 

@@ -9,7 +9,6 @@ import {
 } from '../../protocols/openai-embeddings/decode-request.js';
 import { encodeOpenAIEmbeddingsReply } from '../../protocols/openai-embeddings/encode-reply.js';
 import { estimateOpenAIEmbeddingsInputTokens } from '../../protocols/openai-embeddings/estimate-input-tokens.js';
-import { asJsonObject } from '../../protocols/wire-json.js';
 import { modelPrice, type RelayOperation } from '../relay-operation.js';
 import { convertingClientErrors, readingUpstreamReply } from './conversion-errors.js';
 import { jsonPlan, upstreamServes } from './json-plan.js';
@@ -55,9 +54,9 @@ export const embeddingsOperation: RelayOperation = {
           endpoint: 'openai-embeddings',
           upstreamModel,
           body: { ...input.body, model: upstreamModel },
-          reply: (upstreamBody, parsed) => ({
+          reply: (upstreamBody, reply) => ({
             body: upstreamBody,
-            usage: convertOpenAIEmbeddingsUsage(asJsonObject(parsed)?.usage) ?? unreportedUsage(),
+            usage: convertOpenAIEmbeddingsUsage(reply.at(['usage'])) ?? unreportedUsage(),
             producedText: () => '',
           }),
         });
@@ -71,8 +70,8 @@ export const embeddingsOperation: RelayOperation = {
         endpoint: 'gemini-batch-embed-contents',
         upstreamModel,
         body,
-        reply: (_upstreamBody, parsed) => {
-          const reply = readingUpstreamReply(() => decodeGeminiEmbedReply(parsed));
+        reply: (_upstreamBody, upstreamReply) => {
+          const reply = readingUpstreamReply(() => decodeGeminiEmbedReply(upstreamReply.value()));
           const usage = reply.usage ?? unreportedUsage();
           const encoded = encodeOpenAIEmbeddingsReply(reply, {
             model: input.requestedModel,

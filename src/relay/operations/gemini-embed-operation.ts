@@ -85,8 +85,8 @@ function geminiEmbedOperation(method: GeminiEmbedMethod): RelayOperation {
           endpoint: 'openai-embeddings',
           upstreamModel,
           body,
-          reply: (_upstreamBody, parsed) => {
-            const reply = readingUpstreamReply(() => decodeOpenAIEmbeddingsReply(parsed));
+          reply: (_upstreamBody, upstreamReply) => {
+            const reply = readingUpstreamReply(() => decodeOpenAIEmbeddingsReply(upstreamReply.value()));
             return {
               body: JSON.stringify(method.encodeReply(reply)),
               usage: reply.usage ?? embeddingUsage({ inputTokens: undefined }),

@@ -95,15 +95,15 @@ function isImagenModel(upstreamModel: string): boolean {
 }
 
 /** The reply as it is, billed by its token usage when it reports one, else per image returned. */
-const openAIImagesReply: ReplyTransform = (upstreamBody, parsed) => {
-  const reply = decodeOpenAIImagesReply(parsed);
+const openAIImagesReply: ReplyTransform = (upstreamBody, upstreamReply) => {
+  const reply = decodeOpenAIImagesReply(upstreamReply.value());
   return { body: upstreamBody, producedText: () => '', ...billing(reply) };
 };
 
 function imagenReply(options: { input: PlannerInput; request: ImageGenerationRequest }): ReplyTransform {
   const { input, request } = options;
-  return (_upstreamBody, parsed) => {
-    const reply = decodeImagenReply(parsed, input.losses);
+  return (_upstreamBody, upstreamReply) => {
+    const reply = decodeImagenReply(upstreamReply.value(), input.losses);
     const body = encodeOpenAIImagesReply(reply, {
       losses: input.losses,
       delivery: request.delivery,

@@ -25,7 +25,8 @@ export const rerankOperation: RelayOperation = {
       endpoint: 'jina-rerank',
       upstreamModel,
       body: { ...input.body, model: upstreamModel },
-      reply: (upstreamBody, parsed) => {
+      reply: (upstreamBody, reply) => {
+        const parsed = reply.value();
         const tokens = reportedTokens(parsed);
         return {
           body: upstreamBody,

@@ -1,7 +1,6 @@
 import { estimatePromptTokens } from '../../billing/estimate-prompt-tokens.js';
 import { mapUpstreamModel } from '../../providers/map-upstream-model.js';
 import { convertOpenAIResponsesUsage } from '../../protocols/openai-responses/convert-openai-responses-usage.js';
-import { asJsonObject } from '../../protocols/wire-json.js';
 import { modelPrice, type RelayOperation } from '../relay-operation.js';
 import { jsonPlan, upstreamServes } from './json-plan.js';
 
@@ -59,9 +58,9 @@ export const responsesCompactOperation: RelayOperation = {
         endpoint: 'openai-responses-compact',
         upstreamModel,
         body: { ...forwarded, model: upstreamModel },
-        reply: (upstreamBody, parsed) => ({
+        reply: (upstreamBody, reply) => ({
           body: upstreamBody,
-          usage: convertOpenAIResponsesUsage(asJsonObject(parsed)?.usage),
+          usage: convertOpenAIResponsesUsage(reply.at(['usage'])),
           producedText: () => '',
         }),
       });

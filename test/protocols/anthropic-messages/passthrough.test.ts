@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { convertAnthropicUsage } from '../../../src/protocols/anthropic-messages/convert-anthropic-usage.js';
 import { anthropicMessagesPassthrough as passthrough } from '../../../src/protocols/anthropic-messages/passthrough.js';
 import { parseSse, readFixture, readJsonFixture } from './helpers.js';
+import { scannedDocument } from '../../helpers/json-document.js';
 
 describe('anthropicMessagesPassthrough', () => {
   it('reads the stream flag and the output cap, and patches nothing but the model', () => {
@@ -24,12 +25,14 @@ describe('anthropicMessagesPassthrough', () => {
   });
 
   it('reads the usage of a complete reply', () => {
-    expect(passthrough.usageFromReply(readJsonFixture('reply-web-search.json'))).toMatchObject({
+    expect(
+      passthrough.usageFromReply(scannedDocument(readJsonFixture('reply-web-search.json'))),
+    ).toMatchObject({
       inputTokens: 6039,
       outputTokens: 931,
       webSearchCalls: 1,
     });
-    expect(passthrough.usageFromReply('not json')).toBeUndefined();
+    expect(passthrough.usageFromReply(scannedDocument('not json'))).toBeUndefined();
   });
 
   it('taps a stream: input from message_start, cumulative totals from message_delta, produced text', () => {

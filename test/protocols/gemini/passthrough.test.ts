@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { geminiPassthrough } from '../../../src/protocols/gemini/passthrough.js';
 import { fixtureJson, fixtureText, sseEvents } from './helpers.js';
+import { scannedDocument } from '../../helpers/json-document.js';
 
 function tap(name: string) {
   const streamTap = geminiPassthrough.createStreamTap({ hideUsageEvents: false });
@@ -30,16 +31,20 @@ describe('geminiPassthrough', () => {
   });
 
   it('reads usage from a reply, thoughts in the output and web searches counted', () => {
-    expect(geminiPassthrough.usageFromReply(fixtureJson('reply-thoughts-text.json'))).toMatchObject({
+    expect(
+      geminiPassthrough.usageFromReply(scannedDocument(fixtureJson('reply-thoughts-text.json'))),
+    ).toMatchObject({
       inputTokens: 1200,
       cacheReadTokens: 1024,
       outputTokens: 91,
       reasoningTokens: 77,
     });
-    expect(geminiPassthrough.usageFromReply(fixtureJson('reply-grounded.json'))).toMatchObject({
+    expect(
+      geminiPassthrough.usageFromReply(scannedDocument(fixtureJson('reply-grounded.json'))),
+    ).toMatchObject({
       webSearchCalls: 2,
     });
-    expect(geminiPassthrough.usageFromReply('oops')).toBeUndefined();
+    expect(geminiPassthrough.usageFromReply(scannedDocument('oops'))).toBeUndefined();
   });
 
   it('keeps the last usage of a stream and collects text and thoughts, hiding nothing', () => {
