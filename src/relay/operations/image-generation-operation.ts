@@ -4,6 +4,7 @@ import type { ImageGenerationReply, ImageGenerationRequest } from '../../ir/imag
 import { emptyUsage } from '../../ir/usage.js';
 import { decodeImagenReply } from '../../protocols/gemini/decode-imagen-reply.js';
 import { encodeImagenRequest } from '../../protocols/gemini/encode-imagen-request.js';
+import { convertOpenAIImagesUsage } from '../../protocols/openai-images/convert-openai-images-usage.js';
 import { decodeOpenAIImagesReply } from '../../protocols/openai-images/decode-reply.js';
 import { decodeOpenAIImagesRequest } from '../../protocols/openai-images/decode-request.js';
 import { encodeOpenAIImagesReply } from '../../protocols/openai-images/encode-reply.js';
@@ -94,8 +95,13 @@ function isImagenModel(upstreamModel: string): boolean {
   return upstreamModel.replace(/^models\//, '').startsWith('imagen-');
 }
 
-/** The reply as it is, billed by its token usage when it reports one, else per image returned. */
+/**
+ * The reply as it is, billed by its token usage when it reports one (read alone: the images it
+ * holds, megabytes of base64, are not parsed), else per image returned.
+ */
 const openAIImagesReply: ReplyTransform = (upstreamBody, upstreamReply) => {
+  const usage = convertOpenAIImagesUsage(upstreamReply.at(['usage']));
+  if (usage) return { body: upstreamBody, producedText: () => '', usage, calls: 0 };
   const reply = decodeOpenAIImagesReply(upstreamReply.value());
   return { body: upstreamBody, producedText: () => '', ...billing(reply) };
 };
