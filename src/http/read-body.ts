@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
-import { MAX_JSON_DEPTH, parseJsonWithin } from '../protocols/wire-json.js';
+import { parseJsonWithin } from '../protocols/parse-json-within.js';
+import { MAX_JSON_DEPTH } from '../protocols/wire-json.js';
 
 /**
  * Reads a request body as bytes under the live `body_limit_bytes` setting. A declared length over

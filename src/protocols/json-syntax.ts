@@ -43,7 +43,7 @@ export function jsonSyntaxError(bytes: Uint8Array, maxDepth: number): string | u
   /** The open containers, innermost last: `OPEN_OBJECT` or `OPEN_ARRAY`. */
   const open = new Uint8Array(maxDepth);
   let depth = 0;
-  let index = skipSpace(bytes, 0);
+  let index = skipJsonSpace(bytes, 0);
   for (;;) {
     // A value starts at `index`.
     if (index >= length) return END;
@@ -51,7 +51,7 @@ export function jsonSyntaxError(bytes: Uint8Array, maxDepth: number): string | u
     if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
       if (depth === maxDepth) return `JSON nested deeper than ${maxDepth} levels`;
       open[depth++] = first;
-      index = skipSpace(bytes, index + 1);
+      index = skipJsonSpace(bytes, index + 1);
       const close = first === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY;
       if (bytes[index] === close) {
         depth--;
@@ -69,12 +69,12 @@ export function jsonSyntaxError(bytes: Uint8Array, maxDepth: number): string | u
     }
     // A value ended before `index`: the container goes on, closes, or the text ends.
     for (;;) {
-      index = skipSpace(bytes, index);
+      index = skipJsonSpace(bytes, index);
       if (depth === 0) return index === length ? undefined : unexpected(bytes, index);
       const inside = open[depth - 1];
       const next = bytes[index];
       if (next === COMMA) {
-        index = skipSpace(bytes, index + 1);
+        index = skipJsonSpace(bytes, index + 1);
         if (inside === OPEN_OBJECT) {
           index = memberName(bytes, index);
           if (index < 0) return unexpected(bytes, -index - 1);
@@ -94,7 +94,8 @@ function unexpected(bytes: Uint8Array, index: number): string {
   return index >= bytes.length ? END : `unexpected character at byte ${index} of the JSON text`;
 }
 
-function skipSpace(bytes: Uint8Array, from: number): number {
+/** The index of the first byte from `from` on that is not JSON whitespace. */
+export function skipJsonSpace(bytes: Uint8Array, from: number): number {
   let index = from;
   for (;;) {
     const byte = bytes[index];
@@ -111,9 +112,9 @@ function memberName(bytes: Uint8Array, index: number): number {
   if (bytes[index] !== QUOTE) return -index - 1;
   const end = stringEnd(bytes, index);
   if (end < 0) return end;
-  const colon = skipSpace(bytes, end);
+  const colon = skipJsonSpace(bytes, end);
   if (bytes[colon] !== COLON) return -colon - 1;
-  return skipSpace(bytes, colon + 1);
+  return skipJsonSpace(bytes, colon + 1);
 }
 
 /** A string, number or literal from `index`: the index after it, or `-(position + 1)`. */

@@ -145,17 +145,6 @@ export function textStringEnd(text: string, from: number): number {
 }
 
 /**
- * `parseJson` for text from outside: a text nested deeper than `maxDepth` is refused before
- * anything recursive touches it. Bytes are read as UTF-8.
- */
-export function parseJsonWithin(source: string | Buffer, options: { maxDepth: number }): JsonParseResult {
-  if (jsonDepthExceeds(source, options.maxDepth)) {
-    return { ok: false, error: `JSON nested deeper than ${options.maxDepth} levels` };
-  }
-  return parseJson(typeof source === 'string' ? source : source.toString('utf8'));
-}
-
-/**
  * Sets `target[key]` as an own data member. A plain assignment to a `__proto__` key from a client's
  * JSON would replace the target's prototype with the client's object instead.
  */

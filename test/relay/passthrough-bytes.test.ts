@@ -97,3 +97,33 @@ test('a large reply without usage is charged on the text it produced, read only 
   expect(log.completion_tokens).toBeGreaterThan(150_000);
   expect(log.completion_tokens).toBeLessThan(250_000);
 });
+
+// A request body of 128 KiB or more is parsed in pieces (no string of the whole body is made).
+const longChat = (tail = '') =>
+  `{"model": "gpt-4o-mini", "messages": [` +
+  Array.from(
+    { length: 300 },
+    (_, turn) =>
+      `{"role": "${turn % 2 ? 'assistant' : 'user'}", "content": "caf\\u00e9 ${'turn '.repeat(700)}"}`,
+  ).join(', ') +
+  `]${tail}}`;
+
+test('a request body of megabytes is read in pieces and forwarded byte for byte', async () => {
+  const text = longChat(', "temperature": 0.5');
+  expect(text.length).toBeGreaterThan(1_000_000);
+  const received = await post('/v1/chat/completions', text);
+  expect(received.rawBody?.toString('utf8')).toBe(text);
+});
+
+test('a request body of megabytes that is not JSON is refused as any other', async () => {
+  const response = await fetch(`${fx.gw.origin}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fx.key}`, 'content-type': 'application/json' },
+    body: longChat().slice(0, -1) + ',}',
+  });
+  expect(response.status).toBe(400);
+  const body = (await response.json()) as { error: { message: string } };
+  expect(body.error.message).toMatch(
+    /^Invalid request: Unexpected .* in JSON at position \d+, invalid JSON request body /,
+  );
+});

@@ -3,10 +3,10 @@ import {
   assignMembers,
   jsonDepthExceeds,
   MAX_JSON_DEPTH,
-  parseJsonWithin,
   setOwnMember,
   type JsonObject,
 } from '../../src/protocols/wire-json.js';
+import { parseJsonWithin } from '../../src/protocols/parse-json-within.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth);

@@ -6,6 +6,11 @@ import {
   type JsonPath,
 } from '../../src/protocols/json-document.js';
 import { jsonSyntaxError } from '../../src/protocols/json-syntax.js';
+import {
+  LARGE_STRING_BYTES,
+  parseJsonInPieces,
+  parseJsonWithin,
+} from '../../src/protocols/parse-json-within.js';
 import { MAX_JSON_DEPTH } from '../../src/protocols/wire-json.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
@@ -212,6 +217,76 @@ describe('scanJsonDocument and readJsonDocument', () => {
         ok: false,
         error: 'JSON nested deeper than 2 levels',
       });
+    }
+  });
+});
+
+describe('parseJsonInPieces', () => {
+  it('gives what JSON.parse gives, member order included, and refuses what it refuses, over thousands of mutated texts', () => {
+    const random = seededRandom(7);
+    const samples = [
+      ...SAMPLES,
+      '{"b":1,"a":[1,2,{"c":"d"}],"b":2,"__proto__":{"x":1},"e":{"f":[[],{}]}}',
+      '[{"a":"x\\"]}"},[1,[2,[3]]],"tail"]',
+    ];
+    let accepted = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const text = mutate(samples[round % samples.length]!, random);
+      const bytes = Buffer.from(text, 'utf8');
+      let expected: unknown;
+      let parsed = true;
+      try {
+        expected = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        parsed = false;
+      }
+      // Pieces of a few bytes: every container is taken apart.
+      let actual: unknown;
+      let inPieces = true;
+      try {
+        actual = parseJsonInPieces(bytes, 4);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        inPieces = false;
+      }
+      if (parsed !== inPieces) throw new Error(`disagrees with JSON.parse on ${JSON.stringify(text)}`);
+      if (!parsed) continue;
+      accepted++;
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        throw new Error(`differs on ${JSON.stringify(text)}`);
+    }
+    expect(accepted).toBeGreaterThan(2_000);
+  });
+
+  it('keeps `__proto__` an own member and a repeated name in its first place', () => {
+    const parsed = parseJsonInPieces(
+      Buffer.from('{"a":1,"__proto__":{"polluted":true},"b":2,"a":3}'),
+      1,
+    ) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(['a', '__proto__', 'b']);
+    expect(parsed.a).toBe(3);
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('parses a body of megabytes in pieces: no string as long as the body is made', () => {
+    const body = {
+      model: 'm',
+      messages: Array.from({ length: 400 }, (_, turn) => ({
+        role: 'user',
+        content: `turn ${turn} `.repeat(800),
+      })),
+    };
+    const bytes = Buffer.from(JSON.stringify(body));
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const read = parseJsonWithin(bytes, { maxDepth: MAX_JSON_DEPTH });
+      expect(read).toEqual({ ok: true, value: body });
+      const longest = Math.max(...parse.mock.calls.map(([text]) => String(text).length));
+      expect(longest).toBeLessThan(LARGE_STRING_BYTES);
+    } finally {
+      parse.mockRestore();
     }
   });
 });
