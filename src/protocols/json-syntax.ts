@@ -156,7 +156,10 @@ function stringEnd(bytes: Uint8Array, start: number): number {
   }
 }
 
-/** `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` from `index`: the index after it, or `-(position + 1)`. */
+/**
+ * A number, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, from `start`: the index after
+ * it, or `-(position + 1)`.
+ */
 function numberEnd(bytes: Uint8Array, start: number): number {
   let index = start;
   if (bytes[index] === MINUS) index++;

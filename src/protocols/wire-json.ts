@@ -80,10 +80,10 @@ function bytesDepthExceeds(bytes: Uint8Array, maxDepth: number): boolean {
 }
 
 /**
- * Index of the quote that closes the string whose text starts at `from`, or the end of the input. Bytes are
- * read in place for a short stretch, then the native search jumps to the next quote. A quote after
- * an odd run of backslashes is escaped: reading goes on in place after it. Every byte is looked at
- * a bounded number of times, so the scan stays linear.
+ * Index of the quote that closes the string whose text starts at `from`, or the end of the input.
+ * Bytes are read in place for a short stretch, then the native search jumps to the next quote. A
+ * quote after an odd run of backslashes is escaped: reading goes on in place after it. Every byte
+ * is looked at a bounded number of times, so the scan stays linear.
  */
 export function bytesStringEnd(bytes: Uint8Array, from: number): number {
   const length = bytes.length;

@@ -50,7 +50,6 @@ export const geminiPassthrough: PassthroughCodec = {
   createStreamTap: () => new GeminiStreamTap(),
 };
 
-/** Usage of one response, web searches of its first candidate included. */
 /**
  * Every chunk is parsed once: for usage and produced text, and to check it is a JSON object. Every
  * chunk repeats the usage so far, cumulatively, so the last one seen is the answer; produced text
