@@ -17,21 +17,33 @@ export type JsonDocumentResult = { ok: true; document: JsonDocument } | { ok: fa
 
 /** A value already parsed. */
 export function parsedJsonDocument(value: unknown): JsonDocument {
-  return {
-    value: () => value,
-    at(path) {
-      let current = value;
-      for (const step of path) {
-        if (typeof step === 'number') {
-          current = Array.isArray(current) && Number.isInteger(step) && step >= 0 ? current[step] : undefined;
-        } else {
-          current = isJsonObject(current) && Object.hasOwn(current, step) ? current[step] : undefined;
-        }
-        if (current === undefined) return undefined;
-      }
-      return current;
-    },
-  };
+  return new ParsedJsonDocument(value);
+}
+
+// A class, not an object literal with closures: one is made for every complete reply.
+class ParsedJsonDocument implements JsonDocument {
+  constructor(private readonly parsed: unknown) {}
+
+  value(): unknown {
+    return this.parsed;
+  }
+
+  at(path: JsonPath): unknown {
+    return valueAt(this.parsed, path);
+  }
+}
+
+function valueAt(value: unknown, path: JsonPath): unknown {
+  let current = value;
+  for (const step of path) {
+    if (typeof step === 'number') {
+      current = Array.isArray(current) && Number.isInteger(step) && step >= 0 ? current[step] : undefined;
+    } else {
+      current = isJsonObject(current) && Object.hasOwn(current, step) ? current[step] : undefined;
+    }
+    if (current === undefined) return undefined;
+  }
+  return current;
 }
 
 /**
@@ -71,7 +83,7 @@ class ScannedJsonDocument implements JsonDocument {
   }
 
   at(path: JsonPath): unknown {
-    if (this.parsed) return parsedJsonDocument(this.parsed.value).at(path);
+    if (this.parsed) return valueAt(this.parsed.value, path);
     const { bytes } = this;
     let start = skipJsonSpace(bytes, 0);
     for (const step of path) {
