@@ -1,4 +1,12 @@
-import { jsonSyntaxError, skipJsonSpace } from './json-syntax.js';
+import {
+  CLOSE_ARRAY,
+  COMMA,
+  jsonSyntaxError,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  skipJsonSpace,
+} from './json-syntax.js';
 import { LARGE_STRING_BYTES, parseJsonInPieces, parseJsonWithin, valueEnd } from './parse-json-within.js';
 import { bytesStringEnd, isJsonObject } from './wire-json.js';
 
@@ -95,12 +103,6 @@ class ScannedJsonDocument implements JsonDocument {
     return parseJsonInPieces(bytes.subarray(start, valueEnd(bytes, start)));
   }
 }
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
 
 // Everything below reads text `jsonSyntaxError` accepted, so it skips rather than checks.
 

@@ -1,4 +1,13 @@
-import { skipJsonSpace } from './json-syntax.js';
+import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  skipJsonSpace,
+} from './json-syntax.js';
 import {
   bytesStringEnd,
   jsonDepthExceeds,
@@ -30,14 +39,6 @@ export function parseJsonWithin(source: string | Buffer, options: { maxDepth: nu
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
 
 /**
  * `JSON.parse` of UTF-8 bytes without making a string of `pieceBytes` or more where it can be
