@@ -11,9 +11,19 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(response.status, { ...(reply.getHeaders() as Record<string, string>), ...response.headers });
+  // The head goes out at once, but in the same write as the first chunk when the relay has that
+  // chunk in hand (it writes it as it starts): one socket write less before the client's first
+  // byte. The relay uncorks the socket itself for a first output it sends ahead of its chunk.
+  raw.cork();
   raw.flushHeaders();
+  let relayed: Promise<void>;
   try {
-    await response.relay(raw);
+    relayed = response.relay(raw);
+  } finally {
+    raw.uncork();
+  }
+  try {
+    await relayed;
   } finally {
     if (!raw.destroyed) raw.end();
   }

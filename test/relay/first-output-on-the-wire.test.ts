@@ -1,10 +1,13 @@
-import type { AddressInfo } from 'node:net';
+import { get } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { sendRelayResponse } from '../../src/http/send-relay-response.js';
 import { testStreamRelay, transformOf } from '../helpers/test-stream-relay.js';
+import type { StreamTransform } from '../../src/relay/transforms.js';
 
 /** Milliseconds on a clock every thread of the process shares. */
 const now = () => performance.timeOrigin + performance.now();
@@ -61,5 +64,71 @@ describe("a stream's first output", () => {
       await client.terminate();
       await app.close();
     }
+  });
+
+  /** Serves `upstream` through `transform`; records what each write to the client's socket held. */
+  async function serveStream(upstream: () => Readable, transform: StreamTransform) {
+    const writes: { at: number; text: string }[] = [];
+    const app = Fastify();
+    app.server.on('connection', (socket: Socket) => {
+      const write = socket._write.bind(socket);
+      socket._write = (chunk, encoding, callback) => {
+        writes.push({ at: now(), text: String(chunk) });
+        write(chunk, encoding, callback);
+      };
+      const writev = socket._writev!.bind(socket);
+      socket._writev = (chunks, callback) => {
+        writes.push({ at: now(), text: chunks.map(({ chunk }) => String(chunk)).join('') });
+        writev(chunks, callback);
+      };
+    });
+    app.get('/stream', async (_request, reply) => {
+      const relay = await testStreamRelay(upstream(), transform);
+      return sendRelayResponse(reply, { kind: 'stream', status: 200, headers: {}, relay });
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    try {
+      const seen = await new Promise<{ headersAt: number; body: string }>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path: '/stream' }, (response) => {
+          const headersAt = now();
+          let body = '';
+          response.on('data', (piece) => (body += piece));
+          response.on('end', () => resolve({ headersAt, body }));
+        }).on('error', reject);
+      });
+      return { ...seen, writes };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('leaves in the same write as the head', async () => {
+    const { body, writes } = await serveStream(
+      () => Readable.from([Buffer.from('data: first\n\n')]),
+      transformOf((chunk) => chunk),
+    );
+    expect(body).toBe('data: first\n\n');
+    expect(writes[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: first\n\n\r\n$/);
+  });
+
+  it('does not hold the head back when the first chunk gives nothing to send', async () => {
+    const PAUSE_MS = 400;
+    let secondAt = 0;
+    const { headersAt, body, writes } = await serveStream(
+      () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from(': still thinking\n\n');
+            await sleep(PAUSE_MS);
+            secondAt = now();
+            yield Buffer.from('data: answer\n\n');
+          })(),
+        ),
+      transformOf((chunk) => (String(chunk).startsWith(':') ? undefined : chunk)),
+    );
+    expect(body).toBe('data: answer\n\n');
+    expect(writes[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
+    expect(headersAt).toBeLessThan(secondAt - PAUSE_MS / 2);
   });
 });
