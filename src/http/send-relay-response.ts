@@ -25,7 +25,8 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   try {
     await relayed;
   } finally {
-    if (!raw.destroyed) raw.end();
+    // The relay ends the reply with its last write; this is for one that failed before that.
+    if (!raw.destroyed && !raw.writableEnded) raw.end();
   }
 }
 

@@ -30,6 +30,8 @@ export interface ChunkSink extends DrainSource {
    * current tick ends, so without this a first output would wait for the rest of its chunk.
    */
   uncork(): void;
+  /** Ends the reply; called in the tick of the last write, it leaves in the same socket write. */
+  end(): void;
 }
 
 /** Relays the stream to the client; resolves once it is over and its account finished. */
@@ -165,6 +167,7 @@ class StreamPump {
     if (this.error === null && (cancellation.aborted || this.client.destroyed))
       this.error = abortReason(cancellation);
     body.destroy();
+    if (!this.client.destroyed) this.client.end();
     this.options.onClosed();
     this.options.account.finish({
       statusCode: 200,

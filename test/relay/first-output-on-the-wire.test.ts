@@ -109,7 +109,7 @@ describe("a stream's first output", () => {
       transformOf((chunk) => chunk),
     );
     expect(body).toBe('data: first\n\n');
-    expect(writes[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: first\n\n\r\n$/);
+    expect(writes[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: first\n\n\r\n/);
   });
 
   it('does not hold the head back when the first chunk gives nothing to send', async () => {
@@ -130,5 +130,21 @@ describe("a stream's first output", () => {
     expect(body).toBe('data: answer\n\n');
     expect(writes[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
     expect(headersAt).toBeLessThan(secondAt - PAUSE_MS / 2);
+  });
+
+  it('leaves its last output and its end in one write', async () => {
+    const { body, writes } = await serveStream(
+      () =>
+        Readable.from(
+          (async function* () {
+            yield Buffer.from('data: first\n\n');
+            await sleep(50);
+            yield Buffer.from('data: last\n\n');
+          })(),
+        ),
+      transformOf((chunk) => chunk),
+    );
+    expect(body).toBe('data: first\n\ndata: last\n\n');
+    expect(writes.at(-1)!.text).toBe('c\r\ndata: last\n\n\r\n0\r\n\r\n');
   });
 });
