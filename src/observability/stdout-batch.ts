@@ -37,11 +37,18 @@ const RETRY_MS = 10;
 /** At exit, how long a full pipe is waited for before the last lines are given up. */
 const EXIT_WAIT_MS = 1_000;
 
+/** Lines waiting, written into a buffer of a batch's size (a longer line has one of its own). */
+interface Block {
+  bytes: Buffer;
+  used: number;
+}
+
 /**
  * Log lines gathered and written together, 64 KiB (or `batchBytes`) or 100 ms at a time
  * (whichever comes first), one write in flight, and whatever is left written when the process
  * exits: a write per line would cost more than the rest of a relayed request's logging. A SIGKILL
- * loses at most the last 100 ms.
+ * loses at most the last 100 ms. Lines are copied into a batch-sized buffer as they come, and a
+ * written buffer takes the next lines: no buffer per line, and none to join them.
  *
  * A log nobody reads must not stop the gateway: once a write fails for any reason but a full
  * pipe (its reader closed: EPIPE), lines are dropped from then on, and the exit writes nothing
@@ -54,9 +61,10 @@ export class StdoutBatch {
   private readonly batchBytes: number;
   private readonly flushMs: number;
   private readonly maxPendingBytes: number;
-  /** Lines waiting, one Buffer each, from `head` on (the ones before it are written). */
-  private pending: Buffer[] = [];
-  private head = 0;
+  /** Lines waiting, oldest first; the last block takes the next line while it has room. */
+  private blocks: Block[] = [];
+  /** A written block's buffer, for the next block. */
+  private spare: Buffer | undefined;
   private pendingBytes = 0;
   private writing = false;
   private closed = false;
@@ -76,7 +84,10 @@ export class StdoutBatch {
       this.dropped += 1;
       return true;
     }
-    this.add(Buffer.from(line));
+    this.append(line);
+    if (this.writing) return true;
+    if (this.pendingBytes >= this.batchBytes) this.flush();
+    else this.timer ??= setTimeout(this.flush, this.flushMs).unref();
     return true;
   }
 
@@ -85,7 +96,7 @@ export class StdoutBatch {
     this.clearTimer();
     this.noteDropped();
     const giveUpAt = Date.now() + EXIT_WAIT_MS;
-    while (!this.closed && this.pendingBytes > 0) {
+    while (!this.closed && this.blocks.length > 0) {
       let bytes = this.takeBatch();
       while (bytes.length > 0) {
         try {
@@ -99,31 +110,46 @@ export class StdoutBatch {
     }
   }
 
-  private add(bytes: Buffer): void {
-    this.pending.push(bytes);
-    this.pendingBytes += bytes.length;
-    if (this.writing) return;
-    if (this.pendingBytes >= this.batchBytes) this.flush();
-    else this.timer ??= setTimeout(this.flush, this.flushMs).unref();
+  private append(line: string): void {
+    let block = this.blocks[this.blocks.length - 1];
+    const room = block === undefined ? 0 : this.batchBytes - block.used;
+    // A UTF-16 unit takes at most three bytes of UTF-8: a line that short fits without measuring.
+    const length = room >= line.length * 3 ? line.length : Buffer.byteLength(line);
+    if (length > room) {
+      if (length > this.batchBytes) {
+        this.blocks.push({ bytes: Buffer.from(line), used: length });
+        this.pendingBytes += length;
+        return;
+      }
+      block = { bytes: this.spare ?? Buffer.allocUnsafe(this.batchBytes), used: 0 };
+      this.spare = undefined;
+      this.blocks.push(block);
+    }
+    const written = block!.bytes.write(line, block!.used);
+    block!.used += written;
+    this.pendingBytes += written;
   }
 
   private readonly flush = (): void => {
     this.clearTimer();
     if (this.writing || this.closed || this.pendingBytes === 0) return;
     this.writing = true;
-    this.send(this.takeBatch());
+    const block = this.blocks[0]!;
+    this.send(this.takeBatch(), block.bytes);
     this.noteDropped();
   };
 
-  private send(bytes: Buffer): void {
+  /** Writes `bytes` (of `buffer`), the rest again after a partial write; then the next batch. */
+  private send(bytes: Buffer, buffer: Buffer): void {
     this.output.write(bytes, (error, written) => {
       if (error?.code === 'EAGAIN') {
-        setTimeout(() => this.send(bytes), RETRY_MS).unref();
+        setTimeout(() => this.send(bytes, buffer), RETRY_MS).unref();
         return;
       }
       if (error) return this.close();
-      if (written < bytes.length) return this.send(bytes.subarray(written));
+      if (written < bytes.length) return this.send(bytes.subarray(written), buffer);
       this.writing = false;
+      if (buffer.length === this.batchBytes) this.spare = buffer;
       if (this.pendingBytes >= this.batchBytes) this.flush();
       else if (this.pendingBytes > 0) this.timer ??= setTimeout(this.flush, this.flushMs).unref();
     });
@@ -134,38 +160,21 @@ export class StdoutBatch {
     if (this.dropped === 0) return;
     const line = `{"level":40,"time":${Date.now()},"dropped":${this.dropped},"msg":"log lines dropped: stdout was not read fast enough"}\n`;
     this.dropped = 0;
-    this.pending.push(Buffer.from(line));
-    this.pendingBytes += line.length;
+    this.append(line);
   }
 
-  /**
-   * Whole lines, as many as fit in a batch (at least one; see `stdoutBatchBytes`).
-   */
+  /** The oldest block's lines: whole lines, at most a batch of them (or one longer line). */
   private takeBatch(): Buffer {
-    const { pending } = this;
-    let end = this.head;
-    let bytes = 0;
-    while (end < pending.length && (end === this.head || bytes + pending[end]!.length <= this.batchBytes)) {
-      bytes += pending[end]!.length;
-      end += 1;
-    }
-    const batch =
-      end - this.head === 1 ? pending[this.head]! : Buffer.concat(pending.slice(this.head, end), bytes);
-    this.pendingBytes -= bytes;
-    if (end === pending.length) {
-      this.pending = [];
-      this.head = 0;
-    } else {
-      this.head = end;
-    }
-    return batch;
+    const block = this.blocks.shift()!;
+    this.pendingBytes -= block.used;
+    return block.bytes.subarray(0, block.used);
   }
 
   private close(): void {
     this.closed = true;
     this.writing = false;
-    this.pending = [];
-    this.head = 0;
+    this.blocks = [];
+    this.spare = undefined;
     this.pendingBytes = 0;
     this.clearTimer();
   }

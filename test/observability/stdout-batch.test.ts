@@ -129,6 +129,50 @@ describe('StdoutBatch', () => {
     }
   });
 
+  it('keeps a batch unchanged until its write completes, and lines of several-byte characters whole', () => {
+    const pending: { bytes: Buffer; copy: string; callback: WriteCallback }[] = [];
+    const received: string[] = [];
+    const batch = new StdoutBatch({
+      output: {
+        write: (bytes, callback) => void pending.push({ bytes, copy: String(bytes), callback }),
+        writeSync: (bytes) => {
+          received.push(String(bytes));
+          return bytes.length;
+        },
+      },
+      batchBytes: 64,
+      flushMs: 10_000,
+    });
+    const texts = ['é', '€uro', '😀', '中文字', 'plain'];
+    const lines = Array.from(
+      { length: 200 },
+      (_, index) => `{"${index}":"${texts[index % 5]!.repeat(index % 7)}"}\n`,
+    );
+    for (const [index, text] of lines.entries()) {
+      batch.write(text);
+      // Writes complete now and then, while later lines fill the buffers.
+      if (index % 3 === 0 && pending.length > 0) {
+        const call = pending.shift()!;
+        expect(String(call.bytes)).toBe(call.copy);
+        received.push(call.copy);
+        call.callback(null, call.bytes.length);
+      }
+    }
+    while (pending.length > 0) {
+      const call = pending.shift()!;
+      expect(String(call.bytes)).toBe(call.copy);
+      received.push(call.copy);
+      call.callback(null, call.bytes.length);
+    }
+    batch.flushSync();
+    expect(received.join('')).toBe(lines.join(''));
+    for (const text of received) {
+      expect(text.endsWith('\n')).toBe(true);
+      // A line longer than a batch goes alone.
+      if (Buffer.byteLength(text) > 64) expect(text.indexOf('\n')).toBe(text.length - 1);
+    }
+  });
+
   it('gives up the last lines at exit when the reader is gone', () => {
     let attempts = 0;
     const batch = new StdoutBatch({
