@@ -97,7 +97,8 @@ export class StdoutBatch {
     this.noteDropped();
     const giveUpAt = Date.now() + EXIT_WAIT_MS;
     while (!this.closed && this.blocks.length > 0) {
-      let bytes = this.takeBatch();
+      const block = this.takeBlock();
+      let bytes = block.bytes.subarray(0, block.used);
       while (bytes.length > 0) {
         try {
           bytes = bytes.subarray(this.output.writeSync(bytes));
@@ -111,31 +112,34 @@ export class StdoutBatch {
   }
 
   private append(line: string): void {
-    let block = this.blocks[this.blocks.length - 1];
-    const room = block === undefined ? 0 : this.batchBytes - block.used;
+    const last = this.blocks[this.blocks.length - 1];
+    const room = last === undefined ? 0 : this.batchBytes - last.used;
     // A UTF-16 unit takes at most three bytes of UTF-8: a line that short fits without measuring.
     const length = room >= line.length * 3 ? line.length : Buffer.byteLength(line);
-    if (length > room) {
-      if (length > this.batchBytes) {
-        this.blocks.push({ bytes: Buffer.from(line), used: length });
-        this.pendingBytes += length;
-        return;
-      }
-      block = { bytes: this.spare ?? Buffer.allocUnsafe(this.batchBytes), used: 0 };
-      this.spare = undefined;
-      this.blocks.push(block);
+    if (length > this.batchBytes) {
+      this.blocks.push({ bytes: Buffer.from(line), used: length });
+      this.pendingBytes += length;
+      return;
     }
-    const written = block!.bytes.write(line, block!.used);
-    block!.used += written;
+    const block = last !== undefined && length <= room ? last : this.newBlock();
+    const written = block.bytes.write(line, block.used);
+    block.used += written;
     this.pendingBytes += written;
+  }
+
+  private newBlock(): Block {
+    const block = { bytes: this.spare ?? Buffer.allocUnsafe(this.batchBytes), used: 0 };
+    this.spare = undefined;
+    this.blocks.push(block);
+    return block;
   }
 
   private readonly flush = (): void => {
     this.clearTimer();
     if (this.writing || this.closed || this.pendingBytes === 0) return;
     this.writing = true;
-    const block = this.blocks[0]!;
-    this.send(this.takeBatch(), block.bytes);
+    const block = this.takeBlock();
+    this.send(block.bytes.subarray(0, block.used), block.bytes);
     this.noteDropped();
   };
 
@@ -163,11 +167,11 @@ export class StdoutBatch {
     this.append(line);
   }
 
-  /** The oldest block's lines: whole lines, at most a batch of them (or one longer line). */
-  private takeBatch(): Buffer {
+  /** The oldest block: whole lines, at most a batch of them (or one longer line). */
+  private takeBlock(): Block {
     const block = this.blocks.shift()!;
     this.pendingBytes -= block.used;
-    return block.bytes.subarray(0, block.used);
+    return block;
   }
 
   private close(): void {

@@ -173,6 +173,17 @@ describe('StdoutBatch', () => {
     }
   });
 
+  it('takes an empty write as nothing', () => {
+    const { output, calls, written } = heldOutput();
+    const batch = new StdoutBatch({ output, batchBytes: 40, flushMs: 10_000 });
+    batch.write('');
+    batch.write(line(1));
+    batch.write('');
+    batch.flushSync();
+    expect(calls).toHaveLength(0);
+    expect(written()).toBe(line(1));
+  });
+
   it('gives up the last lines at exit when the reader is gone', () => {
     let attempts = 0;
     const batch = new StdoutBatch({
