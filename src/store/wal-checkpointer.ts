@@ -49,6 +49,8 @@ export function startWalCheckpointer(
   return {
     async close() {
       const exited = new Promise((resolve) => worker.once('exit', resolve));
+      // Unreferenced, the worker would not keep the process alive until it has stopped.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },

@@ -1,13 +1,15 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { openStore } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createRepositories } from '../../src/store/repositories.js';
 import { BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/sqlite-busy-retry.js';
 import { startWalCheckpointer } from '../../src/store/wal-checkpointer.js';
+import { ensureGatewayBuilt, repositoryRoot } from '../helpers/built-gateway.js';
 
 test('the write-ahead log is copied into the database file by the background checkpointer', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
@@ -48,6 +50,31 @@ test('the write-ahead log is copied into the database file by the background che
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('closing the store waits for the checkpointer to stop, even with nothing else keeping the process alive', async () => {
+  await ensureGatewayBuilt();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-wal-'));
+  try {
+    // The worker is unreferenced while it runs; were it still so, the process would end (code 13,
+    // a top-level await left waiting) before the close resolved and the last line was printed.
+    const script = path.join(dataDir, 'close-store.mjs');
+    writeFileSync(
+      script,
+      `import { openStore } from ${JSON.stringify(path.join(repositoryRoot, 'dist/store/database.js'))};
+      const store = openStore({ dataDir: ${JSON.stringify(dataDir)} });
+      await store.close();
+      console.log('closed');`,
+    );
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, [script], { timeout: 10_000 }, (error, stdout) =>
+        resolve({ code: error ? (error.code as number | null) : 0, stdout }),
+      );
+    });
+    expect(result).toEqual({ code: 0, stdout: 'closed\n' });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
 
 /**
  * A database file in WAL mode, set up as the gateway's (commits never checkpoint, a short busy
