@@ -323,6 +323,14 @@ try {
       one_core_rps: round(gatewaySaturation.rps, 0),
       ...allCores,
       rps_vs_one_core: round(allCores.rps / gatewaySaturation.rps, 2),
+      rps_vs_cores_times_one_core: round(allCores.rps / (allCores.workers * gatewaySaturation.rps), 2),
+      // On a machine as small as the bench's, the load generator and the upstream share the cores
+      // with the workers: what the gateway got of the machine, and what it made of each CPU-second.
+      machine_cpu_share: round((allCores.rps * allCores.cpu_us_per_request) / (allCores.workers * 1e6), 2),
+      requests_per_cpu_second: {
+        one_core: round(1e6 / gatewaySaturation.cpuPerRequest, 0),
+        all_cores: round(1e6 / allCores.cpu_us_per_request, 0),
+      },
     },
     ...(postgres && {
       postgres: { ...postgres, rps_vs_sqlite: round(postgres.rps / gatewaySaturation.rps, 2) },
@@ -466,13 +474,25 @@ function pathFigures(direct: PathRun, bareProxy: Required<PathRun>, gateway: Req
 }
 
 function formatAllCores(
-  figures: AllCoresResult & { one_core_rps: number },
+  figures: AllCoresResult & {
+    one_core_rps: number;
+    rps_vs_cores_times_one_core: number;
+    machine_cpu_share: number;
+    requests_per_cpu_second: { one_core: number; all_cores: number };
+  },
   oneCoreCpuPerRequest: number,
 ): string {
   return formatTable(
     [
       ['throughput at saturation (req/s)', `${figures.one_core_rps}`, `${figures.rps}`],
       ['throughput per core (req/s)', `${figures.one_core_rps}`, `${figures.rps_per_worker}`],
+      ['  of cores x one core', '', `${figures.rps_vs_cores_times_one_core}`],
+      ["share of the machine's CPU the gateway had", '', `${figures.machine_cpu_share}`],
+      [
+        'requests per CPU-second of the gateway',
+        `${figures.requests_per_cpu_second.one_core}`,
+        `${figures.requests_per_cpu_second.all_cores}`,
+      ],
       ['CPU per request, all processes (µs)', `${oneCoreCpuPerRequest}`, `${figures.cpu_us_per_request}`],
       ['  of which the primary (µs)', '', `${figures.primary_cpu_us_per_request.unlimited}`],
       ['throughput, key with an rpm limit (req/s)', '', `${figures.limited_key.rps}`],
