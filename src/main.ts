@@ -1,3 +1,5 @@
+// First: how the engine's heap treats the objects of every request (see the module).
+import './heap-settings.js';
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster/run-primary.js';
 import { readEnvironment } from './config/environment.js';
