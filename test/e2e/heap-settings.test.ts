@@ -1,9 +1,14 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ensureGatewayBuilt, repositoryRoot } from '../helpers/built-gateway.js';
+import {
+  ensureGatewayBuilt,
+  killBuiltGateway,
+  repositoryRoot,
+  startBuiltGateway,
+} from '../helpers/built-gateway.js';
 
 const probe = path.join(repositoryRoot, 'test/helpers/pretenuring-probe.mjs');
 let dataDir: string;
@@ -13,50 +18,46 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Starts `script` with the probe loaded; resolves once `ready` has been printed on `stream`. */
-async function startProbed(
-  script: string,
-  env: Record<string, string>,
-  ready: { stream: 'stdout' | 'stderr'; text: string },
-): Promise<{ child: ChildProcessWithoutNullStreams; stderrLines: string[] }> {
-  const child = spawn(process.execPath, ['--import', probe, script], {
-    cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
+interface Probed {
+  child: ChildProcess;
+  /** Everything it printed on stdout so far, line by line. */
+  lines: string[];
+}
+
+/** A Node process that only idles, with the probe loaded; resolves once the probe is ready. */
+async function startPlainProbed(): Promise<Probed> {
+  const child = spawn(process.execPath, ['--import', probe, '-e', 'setInterval(() => {}, 1000)'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stderrLines: string[] = [];
+  const lines: string[] = [];
   let pending = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    stderrLines.push(...lines);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const parts = (pending + chunk.toString()).split('\n');
+    pending = parts.pop()!;
+    lines.push(...parts);
   });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child[ready.stream].on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes(ready.text)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${seen}`)));
+  await until(lines, 0, (line) => line === 'probe ready');
+  return { child, lines };
+}
+
+/** The first line from index `from` on that `matches`, once it has been printed. */
+function until(lines: string[], from: number, matches: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      const found = lines.slice(from).find(matches);
+      if (found === undefined) return;
+      clearInterval(poll);
+      resolve(found);
+    }, 20);
   });
-  return { child, stderrLines };
 }
 
 /** How many bytes the probe saw the old generation grow by, asked again when a full collection ran. */
-async function oldSpaceGrowth(probed: { child: ChildProcessWithoutNullStreams; stderrLines: string[] }) {
+async function oldSpaceGrowth(probed: Probed): Promise<number> {
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const from = probed.stderrLines.length;
+    const from = probed.lines.length;
     probed.child.kill('SIGUSR2');
-    const line = await new Promise<string>((resolve) => {
-      const poll = setInterval(() => {
-        const found = probed.stderrLines
-          .slice(from)
-          .find((text) => /^(old space grew|full collection)/.test(text));
-        if (found === undefined) return;
-        clearInterval(poll);
-        resolve(found);
-      }, 20);
-    });
+    const line = await until(probed.lines, from, (text) => /^(old space grew|full collection)/.test(text));
     const grown = /^old space grew (-?\d+)$/.exec(line);
     if (grown) return Number(grown[1]);
   }
@@ -66,14 +67,8 @@ async function oldSpaceGrowth(probed: { child: ChildProcessWithoutNullStreams; s
 test('the gateway keeps short-lived objects young after objects made at the same place were long-lived', async () => {
   // Without the gateway's heap settings, the engine moves such objects straight into the old
   // generation: the probe sees it, so it can tell the settings apart.
-  const idleScript = path.join(dataDir, 'idle.mjs');
-  writeFileSync(idleScript, 'setInterval(() => {}, 1000);\n');
-  const plain = await startProbed(idleScript, {}, { stream: 'stderr', text: 'probe ready' });
-  const gateway = await startProbed(
-    'dist/main.js',
-    { PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir },
-    { stream: 'stdout', text: 'gateway ready on' },
-  );
+  const plain = await startPlainProbed();
+  const gateway = await startBuiltGateway({ GATEWAY_DATA_DIR: dataDir }, ['--import', probe]);
   try {
     const plainGrowth = await oldSpaceGrowth(plain);
     const gatewayGrowth = await oldSpaceGrowth(gateway);
@@ -81,6 +76,6 @@ test('the gateway keeps short-lived objects young after objects made at the same
     expect(gatewayGrowth).toBeLessThan(plainGrowth / 2);
   } finally {
     plain.child.kill('SIGKILL');
-    gateway.child.kill('SIGKILL');
+    await killBuiltGateway(gateway);
   }
 }, 120_000);

@@ -38,9 +38,15 @@ export interface BuiltGateway {
   exited: Promise<number | string | null>;
 }
 
-/** Starts `dist/main.js` with only the given environment (and PATH) and waits for its ready line. */
-export async function startBuiltGateway(env: Record<string, string>): Promise<BuiltGateway> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+/**
+ * Starts `dist/main.js` with only the given environment (and PATH), and Node's own `nodeArguments`
+ * before the script, and waits for its ready line.
+ */
+export async function startBuiltGateway(
+  env: Record<string, string>,
+  nodeArguments: string[] = [],
+): Promise<BuiltGateway> {
+  const child = spawn(process.execPath, [...nodeArguments, 'dist/main.js'], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
   });

@@ -1,6 +1,6 @@
 // Loaded with `--import` into a process. On SIGUSR2 it makes many objects at one place in the code
 // and holds them across young collections (as open streams hold theirs), lets them go, then makes as
-// many short-lived objects at the same place, and prints on stderr how many bytes the old
+// many short-lived objects at the same place, and prints on stdout how many bytes the old
 // generation grew by meanwhile (`old space grew N`), or `full collection` when one ran meanwhile
 // and the figure says nothing.
 import { PerformanceObserver, constants } from 'node:perf_hooks';
@@ -28,10 +28,10 @@ process.on('SIGUSR2', () => {
     for (let index = 0; index < 300_000; index += 1) ring[index & 63] = make(index);
     const grown = oldSpaceUsed() - before;
     setTimeout(() => {
-      process.stderr.write(
+      process.stdout.write(
         fullCollections === fullBefore ? `old space grew ${grown}\n` : 'full collection\n',
       );
     }, 50);
   }, 50);
 });
-process.stderr.write('probe ready\n');
+process.stdout.write('probe ready\n');
