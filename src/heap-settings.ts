@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * seconds to minutes, so while many are open the places that make every request's objects qualify,
  * and stay so after the streams have ended: from then on each short request's objects fill the old
  * generation, every young collection copies what they point to, and full collections come every
- * few seconds (the Benchmark section of the README has the figures). Imported first by the entry
+ * few seconds (bench/README.md has the figures). Imported first by the entry
  * point; the flag is read at each collection, so setting it once the engine runs takes effect.
  */
 setFlagsFromString('--no-allocation-site-pretenuring');
