@@ -173,6 +173,90 @@ test('SQLite: requests in flight at SIGKILL get their money back on restart, onc
   expect(await stopBuiltGateway(gateway)).toBe(0);
 }, 90_000);
 
+interface Load {
+  /** Request ids of the replies the clients received whole (a non-streamed body, a stream to `[DONE]`). */
+  completed: string[];
+  sent: number;
+  stop(): Promise<void>;
+}
+
+/** `connections` clients, each sending fast requests one after another (every other one streamed). */
+function keepBusy(origin: string, keys: string[], connections: number): Load {
+  const clients = new AbortController();
+  const load: Load = { completed: [], sent: 0, stop: async () => undefined };
+  const loops = Array.from({ length: connections }, async (_, client) => {
+    for (let turn = 0; !clients.signal.aborted; turn++) {
+      const stream = (client + turn) % 2 === 0;
+      load.sent++;
+      try {
+        const response = await chat(origin, keys[turn % keys.length]!, 'fast-model', stream, clients.signal);
+        const body = await response.text();
+        const whole = stream ? body.trimEnd().endsWith('data: [DONE]') : JSON.parse(body).usage !== undefined;
+        if (response.status === 200 && whole)
+          load.completed.push(response.headers.get('x-gateway-request-id')!);
+      } catch {
+        // The gateway died under this request.
+      }
+    }
+  });
+  load.stop = async () => {
+    clients.abort();
+    await Promise.all(loops);
+  };
+  return load;
+}
+
+/**
+ * Kills the gateway while requests are being reserved, answered and settled in group commits,
+ * restarts it (until `ready` holds of its books) and checks that every request has exactly one
+ * record and every reservation came back or was charged, once; then once more after a second kill.
+ */
+async function killUnderLoad(env: Record<string, string>, ready: (books: Books) => boolean): Promise<void> {
+  let gateway = await startBuiltGateway(env);
+  const seeded = await seed(gateway.origin);
+  const upstreamBefore = fast.requests.length;
+  const load = keepBusy(gateway.origin, [seeded.unlimitedKey, seeded.cappedKey], 24);
+  while (load.completed.length < 300) await new Promise((resolve) => setTimeout(resolve, 10));
+  await killBuiltGateway(gateway);
+  await load.stop();
+  const reachedUpstream = fast.requests.length - upstreamBefore;
+
+  gateway = await startBuiltGateway(env);
+  let after = await books(gateway.origin, seeded);
+  for (let waited = 0; !ready(after); waited += 250) {
+    if (waited > 30_000) throw new Error('the holds of the killed process were not returned');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    after = await books(gateway.origin, seeded);
+  }
+  expectBooksBalanced(after, seeded, after.logs.length);
+  // Every request that reached the upstream left its record, and none more than one.
+  expect(after.logs.length).toBeGreaterThanOrEqual(reachedUpstream);
+  expect(after.logs.length).toBeLessThanOrEqual(load.sent);
+  const recorded = new Map(after.logs.map((log) => [log.request_id, log]));
+  for (const id of load.completed) expect(recorded.get(id)?.status_code ?? 'missing').toBeOneOf([200, 0]);
+  for (const log of after.logs) {
+    if (log.status_code === 200) expect(nano(log.cost)).toBeGreaterThan(0);
+    else expect(log).toMatchObject({ status_code: 0, cost: 0, error: 'interrupted' });
+  }
+  // Some requests were still in flight at the kill, and most of those answered were settled.
+  expect(after.logs.filter((log) => log.error === 'interrupted').length).toBeGreaterThan(0);
+  expect(after.logs.filter((log) => log.status_code === 200).length).toBeGreaterThan(250);
+
+  await killBuiltGateway(gateway);
+  gateway = await startBuiltGateway(env);
+  expect(await books(gateway.origin, seeded)).toEqual(after);
+  expect(await stopBuiltGateway(gateway)).toBe(0);
+}
+
+/** No money held: balance and used add up to the start balance. */
+const nothingHeld = (books: Books) => nano(books.balance) + nano(books.used) === nano(START_BALANCE);
+
+test('SQLite: a kill under load, in the middle of group commits, loses no record and charges none twice', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-crash-'));
+  dirs.push(dataDir);
+  await killUnderLoad({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: TOKEN }, nothingHeld);
+}, 90_000);
+
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 
@@ -232,6 +316,30 @@ test.runIf(databaseUrl && redisUrl)(
       expectInterrupted(final.logs, 50);
     } finally {
       for (const gateway of started) if (gateway.child.exitCode === null) await killBuiltGateway(gateway);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    }
+  },
+  120_000,
+);
+
+test.runIf(databaseUrl)(
+  'PostgreSQL: a kill under load, in the middle of batched money moves, loses no record and charges none twice',
+  async () => {
+    const schema = uniqueSchemaName();
+    try {
+      await killUnderLoad(
+        {
+          DATABASE_URL: databaseUrl!,
+          DATABASE_SCHEMA: schema,
+          GATEWAY_ADMIN_TOKEN: TOKEN,
+          GATEWAY_LEASE_TTL_S: '2',
+        },
+        nothingHeld,
+      );
+    } finally {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       await client.query(`drop schema if exists "${schema}" cascade`);
