@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
@@ -13,7 +12,7 @@ import {
   stopBuiltGateway,
   type BuiltGateway,
 } from '../helpers/built-gateway.js';
-import { uniqueSchemaName } from '../helpers/test-stores.js';
+import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
 
 /**
  * Admin-api section 3, rule 6, against the real process: money held by requests in flight when
@@ -183,35 +182,43 @@ interface Load {
 /** `connections` clients, each sending fast requests one after another (every other one streamed). */
 function keepBusy(origin: string, keys: string[], connections: number): Load {
   const clients = new AbortController();
-  const load: Load = { completed: [], sent: 0, stop: async () => undefined };
+  const completed: string[] = [];
+  let sent = 0;
   const loops = Array.from({ length: connections }, async (_, client) => {
     for (let turn = 0; !clients.signal.aborted; turn++) {
       const stream = (client + turn) % 2 === 0;
-      load.sent++;
+      sent++;
       try {
         const response = await chat(origin, keys[turn % keys.length]!, 'fast-model', stream, clients.signal);
         const body = await response.text();
         const whole = stream ? body.trimEnd().endsWith('data: [DONE]') : JSON.parse(body).usage !== undefined;
-        if (response.status === 200 && whole)
-          load.completed.push(response.headers.get('x-gateway-request-id')!);
+        if (response.status === 200 && whole) completed.push(response.headers.get('x-gateway-request-id')!);
       } catch {
         // The gateway died under this request.
       }
     }
   });
-  load.stop = async () => {
-    clients.abort();
-    await Promise.all(loops);
+  return {
+    completed,
+    get sent() {
+      return sent;
+    },
+    async stop() {
+      clients.abort();
+      await Promise.all(loops);
+    },
   };
-  return load;
 }
+
+/** No money held: balance and used add up to the start balance. */
+const nothingHeld = (books: Books) => nano(books.balance) + nano(books.used) === nano(START_BALANCE);
 
 /**
  * Kills the gateway while requests are being reserved, answered and settled in group commits,
- * restarts it (until `ready` holds of its books) and checks that every request has exactly one
+ * restarts it (until no money is held any more) and checks that every request has exactly one
  * record and every reservation came back or was charged, once; then once more after a second kill.
  */
-async function killUnderLoad(env: Record<string, string>, ready: (books: Books) => boolean): Promise<void> {
+async function killUnderLoad(env: Record<string, string>): Promise<void> {
   let gateway = await startBuiltGateway(env);
   const seeded = await seed(gateway.origin);
   const upstreamBefore = fast.requests.length;
@@ -223,7 +230,7 @@ async function killUnderLoad(env: Record<string, string>, ready: (books: Books) 
 
   gateway = await startBuiltGateway(env);
   let after = await books(gateway.origin, seeded);
-  for (let waited = 0; !ready(after); waited += 250) {
+  for (let waited = 0; !nothingHeld(after); waited += 250) {
     if (waited > 30_000) throw new Error('the holds of the killed process were not returned');
     await new Promise((resolve) => setTimeout(resolve, 250));
     after = await books(gateway.origin, seeded);
@@ -248,13 +255,10 @@ async function killUnderLoad(env: Record<string, string>, ready: (books: Books) 
   expect(await stopBuiltGateway(gateway)).toBe(0);
 }
 
-/** No money held: balance and used add up to the start balance. */
-const nothingHeld = (books: Books) => nano(books.balance) + nano(books.used) === nano(START_BALANCE);
-
 test('SQLite: a kill under load, in the middle of group commits, loses no record and charges none twice', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-crash-'));
   dirs.push(dataDir);
-  await killUnderLoad({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: TOKEN }, nothingHeld);
+  await killUnderLoad({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: TOKEN });
 }, 90_000);
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -316,10 +320,7 @@ test.runIf(databaseUrl && redisUrl)(
       expectInterrupted(final.logs, 50);
     } finally {
       for (const gateway of started) if (gateway.child.exitCode === null) await killBuiltGateway(gateway);
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
+      await dropSchema(databaseUrl!, schema);
     }
   },
   120_000,
@@ -330,20 +331,14 @@ test.runIf(databaseUrl)(
   async () => {
     const schema = uniqueSchemaName();
     try {
-      await killUnderLoad(
-        {
-          DATABASE_URL: databaseUrl!,
-          DATABASE_SCHEMA: schema,
-          GATEWAY_ADMIN_TOKEN: TOKEN,
-          GATEWAY_LEASE_TTL_S: '2',
-        },
-        nothingHeld,
-      );
+      await killUnderLoad({
+        DATABASE_URL: databaseUrl!,
+        DATABASE_SCHEMA: schema,
+        GATEWAY_ADMIN_TOKEN: TOKEN,
+        GATEWAY_LEASE_TTL_S: '2',
+      });
     } finally {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
+      await dropSchema(databaseUrl!, schema);
     }
   },
   120_000,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ensureGatewayBuilt, repositoryRoot } from '../helpers/built-gateway.js';
+import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -62,7 +63,7 @@ test('a gateway on SQLite, without Redis or traces, does not load the packages o
 test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
   'PostgreSQL, Redis and traces load what they need, and nothing more',
   async () => {
-    const schema = `test_${Date.now().toString(16)}`;
+    const schema = uniqueSchemaName();
     const packages = await packagesLoadedAtStart({
       DATABASE_URL: process.env.DATABASE_URL!,
       DATABASE_SCHEMA: schema,
@@ -73,11 +74,7 @@ test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
     for (const name of ['pg', 'ioredis', '@opentelemetry/sdk-trace-base'])
       expect(packages, name).toContain(name);
     for (const name of ['@smithy/signature-v4', 'gpt-tokenizer']) expect(packages, name).not.toContain(name);
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.end();
+    await dropSchema(process.env.DATABASE_URL!, schema);
   },
   60_000,
 );

@@ -14,6 +14,15 @@ export function uniqueSchemaName(): string {
   return `test_${randomBytes(6).toString('hex')}`;
 }
 
+/** Drops a schema a test made in the PostgreSQL database at `databaseUrl`, with its own connection. */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade`);
+  await client.end();
+}
+
 /** SQLite always; PostgreSQL too when `DATABASE_URL` is set (CI sets it). */
 export function storeVariants(): StoreVariant[] {
   const variants: StoreVariant[] = [
