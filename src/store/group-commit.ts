@@ -1,6 +1,12 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { BusyRetries, isBusyError } from './sqlite-busy-retry.js';
 
+/** What a group keeps in memory while its transaction runs, written just before it commits. */
+export interface GroupWrites {
+  begin(): void;
+  write(): void;
+}
+
 interface Entry {
   run: () => unknown;
   resolve: (value: unknown) => void;
@@ -23,8 +29,13 @@ export class GroupCommit {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly applyAll: (entries: Entry[]) => unknown[];
 
-  constructor(database: SqliteDatabase.Database) {
-    const transaction = database.transaction((entries: Entry[]) => entries.map((entry) => entry.run()));
+  constructor(database: SqliteDatabase.Database, pending?: GroupWrites) {
+    const transaction = database.transaction((entries: Entry[]) => {
+      pending?.begin();
+      const results = entries.map((entry) => entry.run());
+      pending?.write();
+      return results;
+    });
     this.applyAll = (entries) => transaction.immediate(entries);
   }
 

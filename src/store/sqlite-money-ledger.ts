@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { GroupBalances } from './group-balances.js';
 import { GroupCommit } from './group-commit.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
@@ -14,14 +15,10 @@ interface HoldRow {
 
 /**
  * Money moves on SQLite: prepared statements with positional parameters (they run twice per
- * request; binding by name costs more), applied by group commit.
+ * request; binding by name costs more), applied by group commit, with the balances and quotas the
+ * group moves written once per user and per key (`GroupBalances`).
  */
 export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyLedger {
-  const takeFromBalance = database.prepare(
-    'update users set balance = balance - ? where id = ? and balance > 0 and balance >= ?',
-  );
-  const takeFromQuota = database.prepare('update api_keys set quota = quota - ? where id = ? and quota >= ?');
-  const returnToBalance = database.prepare('update users set balance = balance + ? where id = ?');
   const insertHold = database.prepare(
     `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -44,21 +41,11 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   const deleteUnsettled = database.prepare<[string], HoldRow>(
     'delete from holds where owner = ? and status_code is null returning user_id, key_id, key_capped, amount',
   );
-  const settleBalance = database.prepare(
-    'update users set balance = balance + ?, used = used + ? where id = ?',
-  );
-  const settleQuota = database.prepare(
-    'update api_keys set quota = quota + ?, used_quota = used_quota + ? where id = ?',
-  );
   const readBalance = database.prepare('select balance from users where id = ?').pluck();
   const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
-  const commits = new GroupCommit(database);
+  const balances = new GroupBalances(database);
+  const commits = new GroupCommit(database, balances);
 
-  const charge = (hold: ReturnedHold, cost: number) => {
-    const refund = hold.amount - cost;
-    settleBalance.run(refund, cost, hold.userId);
-    settleQuota.run(hold.keyCapped ? refund : 0, cost, hold.keyId);
-  };
   const storeRecords = (owner: string) => {
     const moved = copySettled.run(owner).changes;
     if (moved > 0) deleteSettled.run(owner);
@@ -68,13 +55,8 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   return {
     reserve: (hold) =>
       commits.submit(() => {
-        // Inside the group's transaction: a refusal after the first take leaves nothing behind.
-        if (takeFromBalance.run(hold.amount, hold.userId, hold.amount).changes === 0)
-          return 'balance' as const;
-        if (hold.keyCapped && takeFromQuota.run(hold.amount, hold.keyId, hold.amount).changes === 0) {
-          returnToBalance.run(hold.amount, hold.userId);
-          return 'quota' as const;
-        }
+        const taken = balances.take(hold);
+        if (taken !== 'taken') return taken;
         insertHold.run(
           hold.id,
           hold.owner,
@@ -93,7 +75,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       commits.submit(() => {
         // Updated only while unsettled: a settlement repeated, or raced by a return, moves nothing.
         if (recordInHold.run(...holdRecordValues(record, cost), hold.id).changes === 0) return false;
-        charge(hold, cost);
+        balances.charge(hold, cost);
         return true;
       }),
     storeRecords: (owner) => commits.submit(() => storeRecords(owner)),
@@ -108,7 +90,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
             keyCapped: Boolean(row.key_capped),
             amount: row.amount,
           };
-          charge(returned, 0);
+          balances.charge(returned, 0);
           return returned;
         });
       }),
