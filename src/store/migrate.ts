@@ -5,6 +5,7 @@ import { holdsAndLeasesMigration } from './migrations/0002-holds-and-leases.js';
 import { channelConfigMigration } from './migrations/0003-channel-config.js';
 import { consoleSessionsMigration } from './migrations/0004-console-sessions.js';
 import { moneyMovesFunctionMigration } from './migrations/0005-money-moves-function.js';
+import { moneyMovesPerUserMigration } from './migrations/0006-money-moves-per-user.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0003-channel-config': channelConfigMigration,
     '0004-console-sessions': consoleSessionsMigration,
     '0005-money-moves-function': moneyMovesFunctionMigration(store.dialect),
+    '0006-money-moves-per-user': moneyMovesPerUserMigration(store.dialect),
   };
 }
 

@@ -13,6 +13,7 @@ const MIGRATIONS = [
   '0003-channel-config',
   '0004-console-sessions',
   '0005-money-moves-function',
+  '0006-money-moves-per-user',
 ];
 
 const opened: Array<() => Promise<void>> = [];
