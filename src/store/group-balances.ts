@@ -36,7 +36,7 @@ export class GroupBalances {
     );
   }
 
-  /** Starts a group: forgets what a group rolled back left here. */
+  /** Starts a group: forgets the amounts the group before read and moved (or rolled back). */
   begin(): void {
     this.users.clear();
     this.keys.clear();
@@ -84,7 +84,16 @@ export class GroupBalances {
         this.writeUser.run(user.change, user.usedChange, user.id);
     for (const key of this.keys.values())
       if (key.change !== 0 || key.usedChange !== 0) this.writeKey.run(key.change, key.usedChange, key.id);
-    this.begin();
+  }
+
+  /** The stored balance, outside any group (a refusal's message prints it). */
+  balanceOf(userId: number): number {
+    return Number(this.readBalance.get(userId) ?? 0);
+  }
+
+  /** The stored quota, outside any group. */
+  quotaOf(keyId: number): number {
+    return Number(this.readQuota.get(keyId) ?? 0);
   }
 }
 

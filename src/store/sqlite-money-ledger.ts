@@ -41,8 +41,6 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   const deleteUnsettled = database.prepare<[string], HoldRow>(
     'delete from holds where owner = ? and status_code is null returning user_id, key_id, key_capped, amount',
   );
-  const readBalance = database.prepare('select balance from users where id = ?').pluck();
-  const readQuota = database.prepare('select quota from api_keys where id = ?').pluck();
   const balances = new GroupBalances(database);
   const commits = new GroupCommit(database, balances);
 
@@ -94,12 +92,8 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
           return returned;
         });
       }),
-    async balanceOf(userId) {
-      return Number(readBalance.get(userId) ?? 0);
-    },
-    async quotaOf(keyId) {
-      return Number(readQuota.get(keyId) ?? 0);
-    },
+    balanceOf: async (userId) => balances.balanceOf(userId),
+    quotaOf: async (keyId) => balances.quotaOf(keyId),
   };
 }
 
