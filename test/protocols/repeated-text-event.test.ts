@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { anthropicMessagesPassthrough } from '../../src/protocols/anthropic-messages/passthrough.js';
 import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrough.js';
 import { RepeatedTextEvent } from '../../src/protocols/repeated-text-event.js';
 import type { SseEvent } from '../../src/protocols/sse/sse-event-reader.js';
@@ -109,5 +110,60 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
     tap.onEvent(event(delta('a')));
     expect(tap.onEvent(event(delta('b')))).toEqual({ kind: 'forward' });
     expect(tap.onEvent(event(delta('b').replace('"b"', '"b" "c"')))).toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('the Anthropic messages stream tap on repeated deltas', () => {
+  const event = (data: string, name?: string): SseEvent => ({ event: name, id: undefined, data });
+  const blockDelta = (delta: object, index = 0) =>
+    JSON.stringify({ type: 'content_block_delta', index, delta });
+  const text = (piece: string) => blockDelta({ type: 'text_delta', text: piece });
+
+  it('gives the produced text, usage, stop reason and validity that parsing every event gives', () => {
+    const tap = anthropicMessagesPassthrough.createStreamTap({ hideUsageEvents: false });
+    const start = JSON.stringify({
+      type: 'message_start',
+      message: { model: 'claude-x', usage: { input_tokens: 7, output_tokens: 1 } },
+    });
+    expect(tap.onEvent(event(start))).toEqual({ kind: 'forward' });
+    for (const piece of ['Hel', 'lo', ', "wor', '', 'ld" \\ ☃'])
+      expect(tap.onEvent(event(text(piece)))).toEqual({ kind: 'forward' });
+    // Equal around the text, but with members smuggled in between: parsed whole, its last `type`
+    // makes it a message_delta, whose usage counts and whose text is not produced.
+    const smuggled = text('x').replace(
+      '"x"',
+      '"x"},"type":"message_delta","usage":{"output_tokens":9},"z":{"a":"b"',
+    );
+    expect(JSON.parse(smuggled)).toMatchObject({ type: 'message_delta', usage: { output_tokens: 9 } });
+    expect(tap.onEvent(event(smuggled))).toEqual({ kind: 'forward' });
+    expect(tap.usage()).toMatchObject({ inputTokens: 7, outputTokens: 9 });
+    // Thinking and tool input are learnt in turn; text before them is not taken for them.
+    for (const piece of ['mull', 'ing'])
+      tap.onEvent(event(blockDelta({ type: 'thinking_delta', thinking: piece }, 1)));
+    for (const piece of ['{"a"', ':1}'])
+      tap.onEvent(event(blockDelta({ type: 'input_json_delta', partial_json: piece }, 2)));
+    expect(tap.onEvent(event(text('!')))).toEqual({ kind: 'forward' });
+    expect(tap.onEvent(event(text('!').replace('"!"', '"!" 1')))).toMatchObject({ kind: 'invalid' });
+    expect(tap.producedText()).toBe('Hello, "world" \\ ☃mulling{"a":1}!');
+    expect(tap.missingEnd()).toBeDefined();
+  });
+
+  it('reads a repeated delta by its text alone, and only one whose type is its own', () => {
+    const tap = anthropicMessagesPassthrough.createStreamTap({ hideUsageEvents: false });
+    tap.onEvent(event(text('first')));
+    const untyped = (piece: string) =>
+      JSON.stringify({ index: 0, delta: { type: 'text_delta', text: piece } });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const piece of ['second', 'third']) tap.onEvent(event(text(piece)));
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"second"', '"third"']);
+      parse.mockClear();
+      // Typed by its SSE event name alone: read whole, each time.
+      for (const piece of ['fourth', 'fifth']) tap.onEvent(event(untyped(piece), 'content_block_delta'));
+      expect(parse.mock.calls.map(([source]) => source)).toEqual([untyped('fourth'), untyped('fifth')]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(tap.producedText()).toBe('firstsecondthirdfourthfifth');
   });
 });

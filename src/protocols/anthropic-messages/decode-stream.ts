@@ -10,9 +10,22 @@ import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
 import { decodeAnthropicStreamError } from './anthropic-error-types.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 import { isJsonObject, parseJson } from '../wire-json.js';
-import { anthropicStreamEventSchema, type AnthropicStreamEventRead } from './wire-schemas.js';
+import {
+  anthropicStreamEventSchema,
+  type AnthropicDeltaRead,
+  type AnthropicStreamEventRead,
+} from './wire-schemas.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool-call';
+
+/** The deltas that carry a piece of text, and the member that holds it. */
+const PIECE_MEMBERS = {
+  text_delta: 'text',
+  thinking_delta: 'thinking',
+  input_json_delta: 'partial_json',
+} as const;
+type PieceDelta = keyof typeof PIECE_MEMBERS;
 
 interface OpenBlock {
   kind: BlockKind;
@@ -29,7 +42,9 @@ interface OpenBlock {
  * canonical events. `message_start` opens the response; each `content_block_*` run is one block;
  * `message_delta` brings the stop reason and cumulative usage; `message_stop` finishes; `error`
  * ends the stream with an `error`, and an event that is not a JSON object breaks it. Server tool
- * blocks have no canonical stream event and are dropped with a loss.
+ * blocks have no canonical stream event and are dropped with a loss. A delta that repeats the
+ * last one but for its text is read by its text alone (`RepeatedTextEvent`), without the event's
+ * parse and schema check.
  */
 export function createAnthropicStreamDecoder(losses: LossLog): StreamDecoder {
   return new AnthropicStreamDecoder(losses);
@@ -43,11 +58,17 @@ class AnthropicStreamDecoder implements StreamDecoder {
   private readonly usage = new AnthropicStreamUsage();
   private finishReason: FinishReason | undefined;
   private brokenBy: string | undefined;
+  private readonly repeated = new RepeatedTextEvent();
+  /** The block index and delta type of the event `repeated` learnt. */
+  private repeatedIndex = 0;
+  private repeatedType: PieceDelta = 'text_delta';
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
     if (this.phase === 'done') return [];
+    const piece = this.repeated.textOf(event.data);
+    if (piece !== undefined) return this.blockDelta(this.repeatedIndex, pieceDelta(this.repeatedType, piece));
     const parsed = parseJson(event.data);
     const read = parsed.ok ? anthropicStreamEventSchema.safeParse(parsed.value) : undefined;
     const data = read?.success ? read.data : undefined;
@@ -63,7 +84,8 @@ class AnthropicStreamDecoder implements StreamDecoder {
       case 'content_block_start':
         return [...this.ensureStarted(), ...this.blockStart(data)];
       case 'content_block_delta':
-        return [...this.ensureStarted(), ...this.blockDelta(data)];
+        this.learn(event.data, data);
+        return [...this.ensureStarted(), ...this.blockDelta(data.index, data.delta)];
       case 'content_block_stop':
         return [...this.ensureStarted(), ...this.blockStop(data.index)];
       case 'message_delta': {
@@ -166,10 +188,26 @@ class AnthropicStreamDecoder implements StreamDecoder {
     return events;
   }
 
-  private blockDelta(data: AnthropicStreamEventRead): StreamEvent[] {
-    const anthropicIndex = data.index;
+  /**
+   * Learns a delta event typed by its own `type` whose piece of text is a string: an event equal to
+   * it but for that string is the same delta with another piece.
+   */
+  private learn(source: string, data: AnthropicStreamEventRead): void {
+    const type = data.delta?.type;
+    if (data.type !== 'content_block_delta' || data.index === undefined || !isPieceDelta(type)) return;
+    const member = PIECE_MEMBERS[type];
+    const piece = data.delta?.[member];
+    if (piece === undefined) return;
+    this.repeated.learn(source, member, piece);
+    this.repeatedIndex = data.index;
+    this.repeatedType = type;
+  }
+
+  private blockDelta(
+    anthropicIndex: number | undefined,
+    delta: AnthropicDeltaRead | undefined,
+  ): StreamEvent[] {
     const block = anthropicIndex === undefined ? undefined : this.open.get(anthropicIndex);
-    const delta = data.delta;
     if (!block || !delta) return [];
     const { index } = block;
     switch (delta.type) {
@@ -225,6 +263,21 @@ class AnthropicStreamDecoder implements StreamDecoder {
       ...(usage ? { usage } : {}),
     });
     return events;
+  }
+}
+
+function isPieceDelta(type: string | undefined): type is PieceDelta {
+  return type !== undefined && Object.hasOwn(PIECE_MEMBERS, type);
+}
+
+function pieceDelta(type: PieceDelta, piece: string): AnthropicDeltaRead {
+  switch (type) {
+    case 'text_delta':
+      return { type, text: piece };
+    case 'thinking_delta':
+      return { type, thinking: piece };
+    case 'input_json_delta':
+      return { type, partial_json: piece };
   }
 }
 

@@ -12,7 +12,8 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
-import { asCount, asString, asJsonObject, parseJson } from '../wire-json.js';
+import { asCount, asString, asJsonObject, parseJson, type JsonObject } from '../wire-json.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 /**
  * Messages to an Anthropic upstream. Streams always report usage (input in `message_start`,
@@ -44,10 +45,14 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
   createStreamTap: () => new AnthropicStreamTap(),
 };
 
+/** The members of a block's delta that carry produced text, in the order they are read. */
+const PRODUCED_MEMBERS = ['text', 'thinking', 'partial_json'] as const;
+
 /**
- * Every event is parsed once: for usage and produced text, and to check it is a JSON object. The
+ * Every event is read once: for usage and produced text, and to check it is a JSON object. The
  * stream is whole once `message_stop` came; `error` is the upstream's own error
- * (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events).
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events). A delta that
+ * repeats the last one but for its text is read by its text alone (`RepeatedTextEvent`).
  */
 class AnthropicStreamTap implements StreamTap {
   private readonly reported = new AnthropicStreamUsage();
@@ -55,8 +60,14 @@ class AnthropicStreamTap implements StreamTap {
   private ended = false;
   private model: string | undefined;
   private stopReason: string | undefined;
+  private readonly textDelta = new RepeatedTextEvent();
 
   onEvent(event: SseEvent): TapVerdict {
+    const repeated = this.textDelta.textOf(event.data);
+    if (repeated !== undefined) {
+      if (repeated) this.produced.push(repeated);
+      return FORWARD;
+    }
     const parsed = parseJson(event.data);
     const data = parsed.ok ? asJsonObject(parsed.value) : undefined;
     if (!data) return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
@@ -71,12 +82,9 @@ class AnthropicStreamTap implements StreamTap {
         this.stopReason = asString(asJsonObject(data.delta)?.stop_reason) ?? this.stopReason;
         this.reported.delta(data.usage);
         break;
-      case 'content_block_delta': {
-        const delta = asJsonObject(data.delta);
-        const text = asString(delta?.text) ?? asString(delta?.thinking) ?? asString(delta?.partial_json);
-        if (text) this.produced.push(text);
+      case 'content_block_delta':
+        this.readDelta(event.data, data);
         break;
-      }
       case 'message_stop':
         this.ended = true;
         break;
@@ -107,5 +115,18 @@ class AnthropicStreamTap implements StreamTap {
 
   errorEvent(error: StreamEndingError): string {
     return formatAnthropicStreamError(error);
+  }
+
+  /**
+   * Keeps the delta's text, and learns the event when its type is its own (not the SSE event name):
+   * an event equal to it but for that text then reads as that text.
+   */
+  private readDelta(source: string, data: JsonObject): void {
+    const delta = asJsonObject(data.delta);
+    const member = PRODUCED_MEMBERS.find((name) => typeof delta?.[name] === 'string');
+    const text = member === undefined ? undefined : (delta![member] as string);
+    if (text) this.produced.push(text);
+    if (member !== undefined && data.type === 'content_block_delta')
+      this.textDelta.learn(source, member, text!);
   }
 }

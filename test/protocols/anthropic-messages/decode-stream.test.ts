@@ -203,3 +203,72 @@ describe('createStreamDecoder', () => {
     ]);
   });
 });
+
+describe('createStreamDecoder on repeated deltas', () => {
+  const delta = (index: number, body: object) =>
+    JSON.stringify({ type: 'content_block_delta', index, delta: body });
+  const text = (piece: string, index = 1) => delta(index, { type: 'text_delta', text: piece });
+  const start = (index: number, block: object) =>
+    JSON.stringify({ type: 'content_block_start', index, content_block: block });
+  const push = (decoder: ReturnType<typeof codec.createStreamDecoder>, data: string, event?: string) =>
+    decoder.push({ event: event ?? (JSON.parse(data) as { type?: string }).type, data });
+
+  it('reads a repeated delta by its text alone, and decodes as if every event were parsed', () => {
+    const decoder = codec.createStreamDecoder(new LossLog());
+    push(decoder, start(0, { type: 'thinking', thinking: '' }));
+    push(decoder, start(1, { type: 'text', text: '' }));
+    push(decoder, text('first'));
+    const parse = vi.spyOn(JSON, 'parse');
+    let events: StreamEvent[];
+    try {
+      events = [
+        ...decoder.push({ event: 'content_block_delta', data: text('sec"ond ☃') }),
+        ...decoder.push({ event: 'content_block_delta', data: text('') }),
+      ];
+      expect(parse.mock.calls.map(([source]) => source)).toEqual([
+        JSON.stringify('sec"ond ☃'),
+        JSON.stringify(''),
+      ]);
+    } finally {
+      parse.mockRestore();
+    }
+    const thinking = (piece: string) => delta(0, { type: 'thinking_delta', thinking: piece });
+    // Typed by its SSE event name alone: never learnt, since the next such data may come under
+    // another name.
+    const untyped = JSON.stringify({ index: 2, delta: { type: 'text_delta', text: 'by name' } });
+    events.push(
+      ...push(decoder, thinking('mull')),
+      ...push(decoder, thinking('ing')),
+      // Equal around the text, with members smuggled in between: parsed whole, it is a stop.
+      ...push(decoder, text('x').replace('"x"', '"x"},"type":"content_block_stop","z":{"a":"b"')),
+      ...push(decoder, text('to a closed block')),
+      ...push(decoder, start(2, { type: 'text', text: '' })),
+      ...push(decoder, untyped, 'content_block_delta'),
+      ...push(decoder, untyped, 'ping'),
+      ...push(decoder, thinking('!')),
+    );
+    expect(events).toEqual<StreamEvent[]>([
+      { type: 'text-delta', index: 1, text: 'sec"ond ☃' },
+      { type: 'reasoning-delta', index: 0, text: 'mull' },
+      { type: 'reasoning-delta', index: 0, text: 'ing' },
+      { type: 'text-end', index: 1 },
+      { type: 'text-start', index: 2 },
+      { type: 'text-delta', index: 2, text: 'by name' },
+      { type: 'reasoning-delta', index: 0, text: '!' },
+    ]);
+    expect(push(decoder, thinking('!').replace('"!"', '"!" 1'), 'content_block_delta')).toEqual([]);
+    expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
+  });
+
+  it('decodes a long tool input and a stream of text the same, piece by piece', () => {
+    const decoder = codec.createStreamDecoder(new LossLog());
+    push(decoder, start(0, { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }));
+    const pieces = ['{"a":', '"b\\"', '"}', ''];
+    const events = pieces.flatMap((piece) =>
+      push(decoder, delta(0, { type: 'input_json_delta', partial_json: piece })),
+    );
+    expect(events).toEqual(
+      pieces.filter(Boolean).map((piece) => ({ type: 'tool-call-delta', index: 0, argumentsDelta: piece })),
+    );
+  });
+});
