@@ -9,12 +9,16 @@ const COLON = 0x3a;
  * match it around that string are read by parsing the string alone: an event that is a valid JSON
  * object with one string token put in place of another is a valid JSON object, and reads the same
  * but for that string. Anything else (another member, a finish, usage, a text escaped so that the
- * event does not match) is parsed whole as before.
+ * event does not match) is parsed whole as before. An encoder's stream is the same the other way:
+ * once it wrote such an event, the next is the same text around another string (`withText`).
  */
 export class RepeatedTextEvent {
   /** The learnt event up to its text's opening quote, and from its closing quote on. */
   private before: string | undefined;
   private after: string | undefined;
+  /** The same ends without the text's quotes. */
+  private opening = '';
+  private closing = '';
 
   /** The text of `data` when it is the learnt event but for its text; undefined otherwise. */
   textOf(data: string): string | undefined {
@@ -25,6 +29,11 @@ export class RepeatedTextEvent {
     const token = data.slice(before.length - 1, data.length - after.length + 1);
     const parsed = parseJson(token);
     return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
+  }
+
+  /** The learnt event with `text` in place of its text; undefined while none is learnt. */
+  withText(text: string): string | undefined {
+    return this.before === undefined ? undefined : this.opening + JSON.stringify(text) + this.closing;
   }
 
   /**
@@ -46,5 +55,7 @@ export class RepeatedTextEvent {
     if (!token.ok || token.value !== text) return;
     this.before = data.slice(0, open + 1);
     this.after = data.slice(close);
+    this.opening = data.slice(0, open);
+    this.closing = data.slice(close + 1);
   }
 }

@@ -65,6 +65,14 @@ describe('RepeatedTextEvent', () => {
   it('never reads an event of unknown shape before it learnt one', () => {
     expect(new RepeatedTextEvent().textOf(delta('x'))).toBeUndefined();
   });
+
+  it('writes the learnt event around another text, and nothing once it forgot', () => {
+    const reader = learnt();
+    for (const text of ['', 'a "b" \\ c\n', '\ud800 😀']) expect(reader.withText(text)).toBe(delta(text));
+    reader.learn(delta(null), 'content', 'null');
+    expect(reader.withText('x')).toBeUndefined();
+    expect(new RepeatedTextEvent().withText('x')).toBeUndefined();
+  });
 });
 
 describe('the OpenAI chat stream tap on repeated content deltas', () => {

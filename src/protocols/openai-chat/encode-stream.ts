@@ -12,6 +12,7 @@ import {
   type ReasoningBlock,
 } from './reasoning-details.js';
 import type { OpenAIChatDelta, OpenAIChatGeneratedImage, OpenAIChatStreamError } from './wire-types.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -31,6 +32,10 @@ const DONE = 'data: [DONE]\n\n';
  * its final message then holds every block, ready to be echoed. Generated images
  * (encode-generated-image.ts) go the same way, all in one `delta.images` just before the finish:
  * sent one per delta, the helper's final message would hold the last image only.
+ *
+ * A chunk of nothing but a piece of content (or of reasoning) is the same chunk but for that piece
+ * from the second on: it is written around the piece's JSON (`RepeatedTextEvent`) instead of being
+ * built and serialised again.
  */
 export class OpenAIChatStreamEncoder implements StreamEncoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -43,6 +48,8 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
   /** Generated images, in order, for `images`. */
   private readonly images: OpenAIChatGeneratedImage[] = [];
   private usage: Usage | undefined;
+  private readonly contentChunk = new RepeatedTextEvent();
+  private readonly reasoningChunk = new RepeatedTextEvent();
 
   constructor(private readonly options: StreamEncoderOptions) {}
 
@@ -59,7 +66,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
       case 'text-end':
         return '';
       case 'text-delta':
-        return this.chunk({ content: event.text });
+        return this.piece(this.contentChunk, 'content', event.text);
       case 'reasoning-start':
         this.reasoning.set(event.index, {
           text: '',
@@ -69,7 +76,7 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
       case 'reasoning-delta': {
         const block = this.reasoning.get(event.index);
         if (block) block.text += event.text;
-        return this.chunk({ reasoning_content: event.text });
+        return this.piece(this.reasoningChunk, 'reasoning_content', event.text);
       }
       case 'reasoning-end': {
         const block = this.reasoning.get(event.index);
@@ -169,6 +176,16 @@ export class OpenAIChatStreamEncoder implements StreamEncoder {
 
   private generatedImages(): string {
     return this.images.length === 0 ? '' : this.chunk({ images: [...this.images] });
+  }
+
+  /** A chunk of one piece of text; the chunks after the stream's first are learnt and repeated. */
+  private piece(repeated: RepeatedTextEvent, name: 'content' | 'reasoning_content', text: string): string {
+    const written = repeated.withText(text);
+    if (written !== undefined) return written;
+    const started = this.started;
+    const chunk = this.chunk(name === 'content' ? { content: text } : { reasoning_content: text });
+    if (started) repeated.learn(chunk, name, text);
+    return chunk;
   }
 
   private chunk(delta: OpenAIChatDelta, finishReason: OpenAIChatFinishReason | null = null): string {

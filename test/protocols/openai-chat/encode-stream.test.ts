@@ -274,3 +274,68 @@ describe('encodeStream', () => {
     expect(text).toContain('"finish_reason":"tool_calls"');
   });
 });
+
+describe('encodeStream on repeated pieces of text', () => {
+  // A text of each kind JSON escapes differently: quotes and backslashes, controls, a line
+  // separator, characters outside the BMP, a lone surrogate, nothing.
+  const pieces = ['Hel', 'lo "w\\or"ld"', '\n\t\u0001', '\u2028 ☃ 😀', '\ud800', '', 'end'];
+  const chunk = (id: string, delta: object, includeUsage: boolean) =>
+    `data: ${JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created: 1752150000,
+      model: 'claude-sonnet-4',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+      ...(includeUsage && { usage: null }),
+    })}\n\n`;
+
+  for (const includeUsage of [false, true]) {
+    test(`each chunk is the one built and serialised whole${includeUsage ? ', usage asked for' : ''}`, () => {
+      const encoder = openAIChatCodec.createStreamEncoder({
+        losses: new LossLog(),
+        estimatedInputTokens: 100,
+        model: 'claude-sonnet-4',
+        includeUsage,
+      });
+      const opening = encoder.push(anthropicEvents[0]!);
+      const id = (JSON.parse(opening.slice('data: '.length)) as { id: string }).id;
+      encoder.push({ type: 'reasoning-start', index: 0 });
+      encoder.push({ type: 'text-start', index: 1 });
+      for (const text of pieces) {
+        expect(encoder.push({ type: 'text-delta', index: 1, text })).toBe(
+          chunk(id, { content: text }, includeUsage),
+        );
+        expect(encoder.push({ type: 'reasoning-delta', index: 0, text })).toBe(
+          chunk(id, { reasoning_content: text }, includeUsage),
+        );
+      }
+      encoder.push({ type: 'tool-call-start', index: 2, id: 'call_1', name: 'f' });
+      expect(encoder.push({ type: 'text-delta', index: 1, text: 'after a call' })).toBe(
+        chunk(id, { content: 'after a call' }, includeUsage),
+      );
+    });
+  }
+
+  test('the first piece of a stream without response-start opens it, and the next are its own chunks', () => {
+    const encoder = openAIChatCodec.createStreamEncoder({
+      losses: new LossLog(),
+      estimatedInputTokens: 100,
+      model: 'claude-sonnet-4',
+    });
+    const first = encoder.push({ type: 'text-delta', index: 0, text: 'a' }).split('\n\n');
+    expect(first).toHaveLength(3);
+    const id = (JSON.parse(first[0]!.slice('data: '.length)) as { id: string }).id;
+    const created = (JSON.parse(first[0]!.slice('data: '.length)) as { created: number }).created;
+    const expected = (text: string) =>
+      `data: ${JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: 'claude-sonnet-4',
+        choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }],
+      })}\n\n`;
+    expect(`${first[1]}\n\n`).toBe(expected('a'));
+    expect(encoder.push({ type: 'text-delta', index: 0, text: 'b' })).toBe(expected('b'));
+    expect(encoder.push({ type: 'text-delta', index: 0, text: 'c"' })).toBe(expected('c"'));
+  });
+});
