@@ -11,6 +11,7 @@ import { encodeAnthropicUsage } from './encode-anthropic-usage.js';
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
 import { toAnthropicStopReason } from './map-anthropic-finish-reason.js';
 import type { AnthropicBlockDelta, AnthropicStreamEvent } from './wire-types.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 type BlockEvent = Extract<
   StreamEvent,
@@ -24,6 +25,8 @@ interface Block {
   wireIndex?: number;
   kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use';
   ended: boolean;
+  /** The block's last delta of a piece of text, learnt to write the next around their piece. */
+  pieces?: RepeatedTextEvent;
 }
 
 /**
@@ -34,7 +37,9 @@ interface Block {
  * Anthropic streams one block at a time, so events of a block that starts while another is open
  * wait until that one ends. `message_start` can only state the gateway's input estimate
  * (client-api 4.7, rule 5). A finish without usage waits for a trailing `usage` event (OpenAI
- * chat sends it after the finish) or the end of the stream.
+ * chat sends it after the finish) or the end of the stream. A block's deltas of a piece of text
+ * (text, thinking, tool input) are the same event but for the piece from the second on: each is
+ * written around its piece's JSON (`RepeatedTextEvent`) instead of being built and serialised.
  */
 export function createAnthropicStreamEncoder(options: StreamEncoderOptions): StreamEncoder {
   return new AnthropicStreamEncoder(options);
@@ -206,17 +211,15 @@ class AnthropicStreamEncoder implements StreamEncoder {
         });
       }
       case 'text-delta':
-        return delta(index, { type: 'text_delta', text: event.text });
+        return piece(block, index, 'text', event.text);
       case 'reasoning-delta':
         if (block.kind === 'redacted_thinking') {
           this.losses.dropped(`stream[${event.index}]`, 'redacted thinking has no text deltas');
           return '';
         }
-        return delta(index, { type: 'thinking_delta', thinking: event.text });
+        return piece(block, index, 'thinking', event.text);
       case 'tool-call-delta':
-        return event.argumentsDelta
-          ? delta(index, { type: 'input_json_delta', partial_json: event.argumentsDelta })
-          : '';
+        return event.argumentsDelta ? piece(block, index, 'partial_json', event.argumentsDelta) : '';
       case 'reasoning-end': {
         block.ended = true;
         let out = '';
@@ -312,6 +315,32 @@ function endEvent(kind: Block['kind'], index: number): BlockEvent {
 
 function sse(data: AnthropicStreamEvent): string {
   return formatSseEvent({ event: data.type, data: JSON.stringify(data) });
+}
+
+/** A delta of a piece of text: the block's first is built, the next are its event around their piece. */
+function piece(
+  block: Block,
+  index: number,
+  member: 'text' | 'thinking' | 'partial_json',
+  text: string,
+): string {
+  const pieces = (block.pieces ??= new RepeatedTextEvent());
+  const written = pieces.withText(text);
+  if (written !== undefined) return written;
+  const event = delta(index, pieceDelta(member, text));
+  pieces.learn(event, member, text);
+  return event;
+}
+
+function pieceDelta(member: 'text' | 'thinking' | 'partial_json', text: string): AnthropicBlockDelta {
+  switch (member) {
+    case 'text':
+      return { type: 'text_delta', text };
+    case 'thinking':
+      return { type: 'thinking_delta', thinking: text };
+    case 'partial_json':
+      return { type: 'input_json_delta', partial_json: text };
+  }
 }
 
 function delta(index: number, value: AnthropicBlockDelta): string {

@@ -16,6 +16,7 @@ import {
 import { decodeGeneratedImages } from './decode-generated-images.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 /** The open text or reasoning block; tool calls are open apart from it, each on its own. */
 interface TextBlock {
@@ -47,7 +48,9 @@ const LEGACY_FUNCTION_CALL = -1;
  * in OpenRouter's `delta.images` arrives whole: a `file` event, after the open blocks end. `finish`
  * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
  * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
- * stream; `{"error": {...}}` ends it with an `error`.
+ * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content
+ * delta but for its content is read by its content alone (`RepeatedTextEvent`), without the
+ * chunk's parse and schema check.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -65,6 +68,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private brokenBy: string | undefined;
   /** Position of the chunk being read, for the paths of losses. */
   private chunkIndex = -1;
+  private readonly contentDelta = new RepeatedTextEvent();
 
   constructor(private readonly losses: LossLog) {}
 
@@ -72,6 +76,12 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     if (this.phase === 'failed') return [];
     if (event.data.trim() === '[DONE]') return this.phase === 'streaming' ? this.finish() : [];
     this.chunkIndex += 1;
+    const content = this.phase === 'streaming' ? this.contentDelta.textOf(event.data) : undefined;
+    if (content !== undefined) {
+      const out: StreamEvent[] = [];
+      if (content) this.appendText('text', content, out);
+      return out;
+    }
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isJsonObject(parsed.value)) {
       this.phase = 'failed';
@@ -95,6 +105,8 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     const usage = convertOpenAIChatUsage(chunk.usage);
     if (usage) this.usage = usage;
     if (usage && choices.length === 0 && this.finishReason) out.push(...this.finish());
+    const plainContent = plainContentOf(chunk);
+    if (plainContent !== undefined) this.contentDelta.learn(event.data, 'content', plainContent);
     return out;
   }
 
@@ -278,6 +290,29 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     this.noted.add(key);
     this.losses[kind](path, reason);
   }
+}
+
+/**
+ * The content of a chunk that says nothing else: one choice, the first, with no finish, and a delta
+ * of content alone (no reasoning, refusal, images or calls); no usage. A chunk equal to it
+ * but for its content then reads as that content alone.
+ */
+function plainContentOf(chunk: OpenAIChatWireChunk): string | undefined {
+  if (chunk.usage !== undefined && chunk.usage !== null) return undefined;
+  const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
+  if (!choice || (choice.index !== undefined && choice.index !== 0) || choice.finish_reason) return undefined;
+  const delta = choice.delta;
+  if (
+    typeof delta?.content !== 'string' ||
+    delta.reasoning_content ||
+    delta.reasoning ||
+    delta.refusal ||
+    delta.images?.length ||
+    delta.tool_calls?.length ||
+    delta.function_call
+  )
+    return undefined;
+  return delta.content;
 }
 
 function httpStatus(value: unknown): number | undefined {

@@ -544,3 +544,45 @@ describe('createStreamEncoder', () => {
     });
   });
 });
+
+describe('createStreamEncoder on repeated pieces of text', () => {
+  // A text of each kind JSON escapes differently, then nothing but plain text.
+  const pieces = ['a "q" \\ b', '\n\u0001\u2028', '☃ 😀 \ud800', 'plain'];
+  const frame = (index: number, delta: object) =>
+    `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index, delta })}\n\n`;
+
+  it('writes each delta as the event built and serialised whole, block by block', () => {
+    const encoder = codec.createStreamEncoder({
+      losses: new LossLog(),
+      estimatedInputTokens: 10,
+      model: 'claude-x',
+    });
+    encoder.push({ type: 'response-start', id: 'msg_1', model: 'claude-x', created: 1 });
+    const blocks = [
+      { start: { type: 'reasoning-start', index: 0 }, delta: 'reasoning-delta', member: 'thinking' },
+      { start: { type: 'text-start', index: 1 }, delta: 'text-delta', member: 'text' },
+      {
+        start: { type: 'tool-call-start', index: 2, id: 'toolu_1', name: 'f' },
+        delta: 'tool-call-delta',
+        member: 'partial_json',
+      },
+      { start: { type: 'text-start', index: 3 }, delta: 'text-delta', member: 'text' },
+    ] as const;
+    const types = { thinking: 'thinking_delta', text: 'text_delta', partial_json: 'input_json_delta' };
+    blocks.forEach(({ start, delta, member }, wireIndex) => {
+      encoder.push(start);
+      for (const text of pieces) {
+        const event = (
+          delta === 'tool-call-delta'
+            ? { type: delta, index: start.index, argumentsDelta: text }
+            : { type: delta, index: start.index, text }
+        ) as StreamEvent;
+        expect(encoder.push(event)).toBe(frame(wireIndex, { type: types[member], [member]: text }));
+      }
+      encoder.push({
+        type: `${start.type.slice(0, -'-start'.length)}-end`,
+        index: start.index,
+      } as StreamEvent);
+    });
+  });
+});

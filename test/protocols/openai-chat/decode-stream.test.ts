@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { LossLog } from '../../../src/ir/loss.js';
 import type { StreamEvent } from '../../../src/ir/stream-event.js';
 import { openAIChatCodec } from '../../../src/protocols/openai-chat/codec.js';
@@ -558,6 +558,82 @@ describe('against the fake OpenAI upstream', () => {
         const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []));
         expect(text.join('')).toBe('Hello from fake OpenAI.');
       }
+    },
+  );
+});
+
+describe('stream decoder on repeated content deltas', () => {
+  /** What each chunk decodes to, what the end adds, and the losses. */
+  const decode = (...chunks: unknown[]) => {
+    const losses = new LossLog();
+    const decoder = openAIChatCodec.createStreamDecoder(losses);
+    const data = (chunk: unknown) => (typeof chunk === 'string' ? chunk : JSON.stringify(chunk));
+    const perChunk = chunks.map((chunk) => decoder.push({ event: undefined, data: data(chunk) }));
+    return { perChunk, end: decoder.end(), losses: losses.losses };
+  };
+
+  test('a chunk that repeats a plain content delta but for its content is read by its content alone', () => {
+    const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+    const data = (content: string) => JSON.stringify(delta({ content }));
+    decoder.push({ event: undefined, data: data('first') });
+    const parse = vi.spyOn(JSON, 'parse');
+    let events: StreamEvent[];
+    try {
+      events = ['sec"ond ☃', '', 'third'].flatMap((content) =>
+        decoder.push({ event: undefined, data: data(content) }),
+      );
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"sec\\"ond ☃"', '""', '"third"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(events).toEqual([
+      { type: 'text-delta', index: 0, text: 'sec"ond ☃' },
+      { type: 'text-delta', index: 0, text: 'third' },
+    ]);
+    expect(decoder.push({ event: undefined, data: data('x').replace('"x"', '"x" 1') })).toEqual([]);
+    expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
+  });
+
+  test('after the finish, a chunk that repeats a content delta adds nothing', () => {
+    const plain = (content: string) => delta({ content });
+    const { perChunk } = decode(plain('a'), delta({}, 'stop'), '[DONE]', plain('b'));
+    expect(perChunk[3]).toEqual([]);
+  });
+
+  // Each chunk says more than its content: the same chunk with another content must still say it.
+  const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+  const sayingMore: [string, unknown[]][] = [
+    ['reasoning_content', [delta({ content: 'a', reasoning_content: 'r' })]],
+    ['reasoning', [delta({ content: 'a', reasoning: 'r' })]],
+    ['a refusal', [delta({ content: 'a', refusal: 'no' })]],
+    [
+      'a tool call',
+      [
+        delta({
+          content: 'a',
+          tool_calls: [{ index: 0, id: 'c1', function: { name: 'f', arguments: '{' } }],
+        }),
+      ],
+    ],
+    ['a legacy function call', [delta({ content: 'a', function_call: { name: 'f', arguments: '{' } })]],
+    ['an image', [delta({ content: 'a', images: [image] })]],
+    ['a finish', [delta({ content: 'a' }, 'stop')]],
+    ['another choice', [delta({ content: 'a' }, null, 1)]],
+    [
+      'usage, changed in between',
+      [
+        { ...delta({ content: 'a' }), usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+        { ...delta({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 } },
+      ],
+    ],
+  ];
+  test.each(sayingMore)(
+    'a chunk with %s is never read by its content alone',
+    (_name, [first, ...between]) => {
+      const again = JSON.stringify(first).replace('"a"', '"b"');
+      // The same chunk with a member the decoder does not read changed, so that it cannot match.
+      const unmatched = again.replace('"chatcmpl-t"', '"chatcmpl-u"');
+      expect(decode(first, ...between, again)).toEqual(decode(first, ...between, unmatched));
     },
   );
 });
