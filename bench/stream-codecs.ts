@@ -1,0 +1,140 @@
+/**
+ * `npm run bench:codecs`: the CPU time per stream chunk of the gateway's stream readers and writers
+ * alone, in a loop, on the 100-chunk streams the bench upstream sends (`fast-upstream.ts`): the
+ * passthrough taps of chat completions and of Anthropic messages, and the two conversions, an
+ * Anthropic stream to a chat client and a chat stream to an Anthropic client (decoder and encoder).
+ * Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of `BENCH_CODEC_STREAMS`
+ * streams each, after as many streams to warm up. `BENCH_BUILD` names another build's root (with its
+ * `dist/`) to measure that one instead, for a comparison of two builds run one after the other.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = process.env.BENCH_BUILD ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rounds = Number(process.env.BENCH_CODEC_ROUNDS ?? 5);
+const streams = Number(process.env.BENCH_CODEC_STREAMS ?? 20_000);
+const CHUNKS = 100;
+
+interface SseEvent {
+  event: string | undefined;
+  id: undefined;
+  data: string;
+}
+/** The parts of the built gateway used here (imported from `dist/`, outside this project's root). */
+interface Tap {
+  onEvent(event: SseEvent): unknown;
+  producedText(): string;
+}
+interface Codec {
+  createStreamDecoder(losses: unknown): { push(event: SseEvent): object[]; end(): object[] };
+  createStreamEncoder(options: object): { push(event: object): string; end(): string };
+}
+interface Passthrough {
+  createStreamTap(options: { hideUsageEvents: boolean }): Tap;
+}
+const load = (file: string) => import(path.join(root, 'dist/protocols', file));
+const { anthropicMessagesCodec } = (await load('anthropic-messages/codec.js')) as {
+  anthropicMessagesCodec: Codec;
+};
+const { openAIChatCodec } = (await load('openai-chat/codec.js')) as { openAIChatCodec: Codec };
+const { anthropicMessagesPassthrough } = (await load('anthropic-messages/passthrough.js')) as {
+  anthropicMessagesPassthrough: Passthrough;
+};
+const { openAIChatPassthrough } = (await load('openai-chat/passthrough.js')) as {
+  openAIChatPassthrough: Passthrough;
+};
+const { LossLog } = (await import(path.join(root, 'dist/ir/loss.js'))) as { LossLog: new () => unknown };
+
+const texts = Array.from({ length: CHUNKS }, (_, index) => `tok${index} `);
+const event = (data: unknown, name?: string): SseEvent => ({
+  event: name,
+  id: undefined,
+  data: typeof data === 'string' ? data : JSON.stringify(data),
+});
+
+const chatChunk = (delta: object, finish: string | null) => ({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion.chunk',
+  created: 1_700_000_000,
+  model: 'bench-model',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+const chatStream = [
+  event(chatChunk({ role: 'assistant', content: '' }, null)),
+  ...texts.map((content) => event(chatChunk({ content }, null))),
+  event(chatChunk({}, 'stop')),
+  event({
+    ...chatChunk({}, null),
+    choices: [],
+    usage: { prompt_tokens: 12, completion_tokens: CHUNKS, total_tokens: 12 + CHUNKS },
+  }),
+  event('[DONE]'),
+];
+
+const anthropic = <Data extends { type: string }>(data: Data) => event(data, data.type);
+const messagesStream = [
+  anthropic({
+    type: 'message_start',
+    message: {
+      id: 'msg_bench',
+      type: 'message',
+      role: 'assistant',
+      model: 'bench-model',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  }),
+  anthropic({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  ...texts.map((text) =>
+    anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
+  ),
+  anthropic({ type: 'content_block_stop', index: 0 }),
+  anthropic({
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: CHUNKS },
+  }),
+  anthropic({ type: 'message_stop' }),
+];
+
+let written = 0;
+const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
+  const tap = passthrough.createStreamTap({ hideUsageEvents: false });
+  for (const item of stream) tap.onEvent(item);
+  written += tap.producedText().length;
+};
+const converted = (from: Codec, to: Codec, stream: SseEvent[]) => () => {
+  const losses = new LossLog();
+  const decoder = from.createStreamDecoder(losses);
+  const encoder = to.createStreamEncoder({ losses, estimatedInputTokens: 12, model: 'bench-model' });
+  for (const item of stream)
+    for (const canonical of decoder.push(item)) written += encoder.push(canonical).length;
+  for (const canonical of decoder.end()) written += encoder.push(canonical).length;
+  written += encoder.end().length;
+};
+
+const cases: [string, () => void][] = [
+  ['chat completions, passthrough tap', tapped(openAIChatPassthrough, chatStream)],
+  ['Anthropic messages, passthrough tap', tapped(anthropicMessagesPassthrough, messagesStream)],
+  ['Anthropic stream to a chat client', converted(anthropicMessagesCodec, openAIChatCodec, messagesStream)],
+  ['chat stream to an Anthropic client', converted(openAIChatCodec, anthropicMessagesCodec, chatStream)],
+];
+
+console.log(`build: ${root}`);
+for (const [name, run] of cases) {
+  for (let stream = 0; stream < streams; stream++) run();
+  const perChunk: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = process.hrtime.bigint();
+    for (let stream = 0; stream < streams; stream++) run();
+    perChunk.push(Number(process.hrtime.bigint() - started) / streams / CHUNKS);
+  }
+  perChunk.sort((a, b) => a - b);
+  const median = perChunk[Math.floor(perChunk.length / 2)]!;
+  console.log(
+    `${name}: ${median.toFixed(0)} ns per chunk (rounds ${perChunk.map((value) => value.toFixed(0)).join(', ')})`,
+  );
+}
+if (written === 0) throw new Error('the codecs wrote nothing');
