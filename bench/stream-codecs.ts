@@ -1,6 +1,6 @@
 /**
  * `npm run bench:codecs`: the CPU time per stream chunk of the gateway's stream readers and writers
- * alone, in a loop, on the 100-chunk streams the bench upstream sends (`fast-upstream.ts`): the
+ * alone, in a loop, on the 100-chunk streams the bench upstream sends (`bench-dialects.ts`): the
  * passthrough taps of chat completions and of Anthropic messages, and the two conversions, an
  * Anthropic stream to a chat client and a chat stream to an Anthropic client (decoder and encoder).
  * Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of `BENCH_CODEC_STREAMS`
@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchDialects, type Dialect } from './bench-dialects.js';
 
 const root = process.env.BENCH_BUILD ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_CODEC_ROUNDS ?? 5);
@@ -45,59 +46,22 @@ const { openAIChatPassthrough } = (await load('openai-chat/passthrough.js')) as 
 };
 const { LossLog } = (await import(path.join(root, 'dist/ir/loss.js'))) as { LossLog: new () => unknown };
 
-const texts = Array.from({ length: CHUNKS }, (_, index) => `tok${index} `);
-const event = (data: unknown, name?: string): SseEvent => ({
-  event: name,
-  id: undefined,
-  data: typeof data === 'string' ? data : JSON.stringify(data),
-});
-
-const chatChunk = (delta: object, finish: string | null) => ({
-  id: 'chatcmpl-bench',
-  object: 'chat.completion.chunk',
-  created: 1_700_000_000,
-  model: 'bench-model',
-  choices: [{ index: 0, delta, finish_reason: finish }],
-});
-const chatStream = [
-  event(chatChunk({ role: 'assistant', content: '' }, null)),
-  ...texts.map((content) => event(chatChunk({ content }, null))),
-  event(chatChunk({}, 'stop')),
-  event({
-    ...chatChunk({}, null),
-    choices: [],
-    usage: { prompt_tokens: 12, completion_tokens: CHUNKS, total_tokens: 12 + CHUNKS },
-  }),
-  event('[DONE]'),
-];
-
-const anthropic = <Data extends { type: string }>(data: Data) => event(data, data.type);
-const messagesStream = [
-  anthropic({
-    type: 'message_start',
-    message: {
-      id: 'msg_bench',
-      type: 'message',
-      role: 'assistant',
-      model: 'bench-model',
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 12, output_tokens: 1 },
-    },
-  }),
-  anthropic({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-  ...texts.map((text) =>
-    anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
-  ),
-  anthropic({ type: 'content_block_stop', index: 0 }),
-  anthropic({
-    type: 'message_delta',
-    delta: { stop_reason: 'end_turn', stop_sequence: null },
-    usage: { output_tokens: CHUNKS },
-  }),
-  anthropic({ type: 'message_stop' }),
-];
+/** A stream as the bench upstream writes it, read back into events (each frame one `data` line). */
+function events(dialect: Dialect): SseEvent[] {
+  const text = dialect.opening + dialect.chunks.join('') + dialect.closing(true);
+  return text
+    .split('\n\n')
+    .filter(Boolean)
+    .map((frame) => {
+      const lines = frame.split('\n');
+      const name = lines.find((line) => line.startsWith('event: '))?.slice('event: '.length);
+      const data = lines.find((line) => line.startsWith('data: '))!.slice('data: '.length);
+      return { event: name, id: undefined, data };
+    });
+}
+const dialects = benchDialects(CHUNKS);
+const chatStream = events(dialects.chat);
+const messagesStream = events(dialects.messages);
 
 let written = 0;
 const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
