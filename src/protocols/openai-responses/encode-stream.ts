@@ -12,6 +12,7 @@ import { generatedImageItem } from './generated-image-item.js';
 import { encryptedContentForClient, toolCallSignatureItem } from './reasoning-item.js';
 import { buildResponseObject, functionCallItem, messageItem, outputText } from './response-object.js';
 import { deriveItemId, toResponseId } from './responses-ids.js';
+import { RepeatedDeltaEvent } from './repeated-delta-event.js';
 import type {
   ResponsesOutputItem,
   ResponsesOutputText,
@@ -30,27 +31,34 @@ interface MessageState {
   sealed: boolean;
 }
 
-type Block =
-  | { kind: 'text'; message: MessageState; contentIndex: number; text: string }
-  | {
-      kind: 'reasoning';
-      index: number;
-      outputIndex: number;
-      id: string;
-      redactedData: IssuedToken | undefined;
-      signature: IssuedToken | undefined;
-      text: string;
-      partOpen: boolean;
-    }
-  | {
-      kind: 'tool-call';
-      outputIndex: number;
-      id: string;
-      callId: string;
-      name: string;
-      arguments: string;
-      signature: IssuedToken | undefined;
-    };
+/** The block's delta events, learnt from its first to write the next (`RepeatedDeltaEvent`). */
+interface Deltas {
+  deltas?: RepeatedDeltaEvent;
+}
+
+type Block = Deltas &
+  (
+    | { kind: 'text'; message: MessageState; contentIndex: number; text: string }
+    | {
+        kind: 'reasoning';
+        index: number;
+        outputIndex: number;
+        id: string;
+        redactedData: IssuedToken | undefined;
+        signature: IssuedToken | undefined;
+        text: string;
+        partOpen: boolean;
+      }
+    | {
+        kind: 'tool-call';
+        outputIndex: number;
+        id: string;
+        callId: string;
+        name: string;
+        arguments: string;
+        signature: IssuedToken | undefined;
+      }
+  );
 
 type Phase = 'before-start' | 'streaming' | 'awaiting-usage' | 'closed';
 
@@ -108,6 +116,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         const block = this.blocks.get(event.index);
         if (block?.kind !== 'text') break;
         block.text += event.text;
+        if (this.repeatDelta(out, block, event.text)) break;
         // Every member written out, no spread: this runs for every delta (see `authenticate`).
         this.emit(out, 'response.output_text.delta', {
           item_id: block.message.id,
@@ -116,6 +125,7 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
           delta: event.text,
           logprobs: [],
         });
+        this.learnDelta(out, block, event.text);
         break;
       }
       case 'reasoning-start':
@@ -134,12 +144,14 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
           });
         }
         block.text += event.text;
+        if (this.repeatDelta(out, block, event.text)) break;
         this.emit(out, 'response.reasoning_summary_text.delta', {
           item_id: block.id,
           output_index: block.outputIndex,
           summary_index: 0,
           delta: event.text,
         });
+        this.learnDelta(out, block, event.text);
         break;
       }
       case 'tool-call-start': {
@@ -163,11 +175,13 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
         const block = this.blocks.get(event.index);
         if (block?.kind !== 'tool-call') break;
         block.arguments += event.argumentsDelta;
+        if (this.repeatDelta(out, block, event.argumentsDelta)) break;
         this.emit(out, 'response.function_call_arguments.delta', {
           item_id: block.id,
           output_index: block.outputIndex,
           delta: event.argumentsDelta,
         });
+        this.learnDelta(out, block, event.argumentsDelta);
         break;
       }
       case 'text-end':
@@ -427,6 +441,20 @@ export class OpenAIResponsesStreamEncoder implements StreamEncoder {
 
   private at(message: MessageState): { item_id: string; output_index: number } {
     return { item_id: message.id, output_index: message.outputIndex };
+  }
+
+  /** Writes the block's next delta event around `delta` once its first was learnt; says whether it did. */
+  private repeatDelta(out: string[], block: Deltas, delta: string): boolean {
+    const written = block.deltas?.withDelta(this.sequence, delta);
+    if (written === undefined) return false;
+    this.sequence++;
+    out.push(written);
+    return true;
+  }
+
+  /** Learns the delta event just written for the block. */
+  private learnDelta(out: string[], block: Deltas, delta: string): void {
+    (block.deltas ??= new RepeatedDeltaEvent()).learn(out[out.length - 1]!, this.sequence - 1, delta);
   }
 
   private emit<T extends ResponsesStreamEventType>(
