@@ -2,8 +2,8 @@
  * `npm run bench:codecs`: the CPU time per stream chunk of the gateway's stream readers and writers
  * alone, in a loop, on the 100-chunk streams the bench upstream sends (`bench-dialects.ts`): the
  * passthrough taps of chat completions and of Anthropic messages, and three conversions (decoder and
- * encoder): an Anthropic stream to a chat client, a chat stream to an Anthropic client and to a
- * Responses client.
+ * encoder): an Anthropic stream to a chat client, a chat stream to an Anthropic, a Responses and a
+ * Gemini client.
  * Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of `BENCH_CODEC_STREAMS`
  * streams each, after as many streams to warm up. `BENCH_BUILD` names another build's root (with its
  * `dist/`) to measure that one instead, for a comparison of two builds run one after the other.
@@ -42,6 +42,7 @@ const { openAIChatCodec } = (await load('openai-chat/codec.js')) as { openAIChat
 const { openAIResponsesCodec } = (await load('openai-responses/codec.js')) as {
   openAIResponsesCodec: Codec;
 };
+const { geminiCodec } = (await load('gemini/codec.js')) as { geminiCodec: Codec };
 const { anthropicMessagesPassthrough } = (await load('anthropic-messages/passthrough.js')) as {
   anthropicMessagesPassthrough: Passthrough;
 };
@@ -89,6 +90,7 @@ const cases: [string, () => void][] = [
   ['Anthropic stream to a chat client', converted(anthropicMessagesCodec, openAIChatCodec, messagesStream)],
   ['chat stream to an Anthropic client', converted(openAIChatCodec, anthropicMessagesCodec, chatStream)],
   ['chat stream to a Responses client', converted(openAIChatCodec, openAIResponsesCodec, chatStream)],
+  ['chat stream to a Gemini client', converted(openAIChatCodec, geminiCodec, chatStream)],
 ];
 
 console.log(`build: ${root}`);

@@ -11,6 +11,7 @@ import { GEMINI } from './gemini-extensions.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
 import type { GeminiPart, GeminiResponse, GeminiUsageMetadata } from './wire-types.js';
 import { isJsonObject, parseJson, type JsonObject } from '../wire-json.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 interface BufferedCall {
   id: string;
@@ -29,6 +30,10 @@ interface BufferedCall {
  * token (written behind its marker, so that it returns to its issuer) and redacted reasoning are
  * empty thought parts of their own. An `error` ends the stream with
  * `data: {"error": {code, message, status}}`, which `@google/genai` raises as an `ApiError`.
+ *
+ * A chunk of nothing but a piece of text (or of thought) without a signature is the same chunk but
+ * for that piece from the second on: it is written around the piece's JSON (`RepeatedTextEvent`)
+ * instead of being built and serialised again.
  */
 export class GeminiStreamEncoder implements StreamEncoder {
   private responseId = '';
@@ -41,6 +46,8 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private usage: Usage | undefined;
   private finished = false;
   private failed = false;
+  private textChunk = new RepeatedTextEvent();
+  private thoughtChunk = new RepeatedTextEvent();
 
   constructor(private readonly options: StreamEncoderOptions) {
     this.losses = options.losses;
@@ -51,12 +58,16 @@ export class GeminiStreamEncoder implements StreamEncoder {
     switch (event.type) {
       case 'response-start':
         this.responseId = event.id;
+        // The chunks learnt so far name the response id they were written with.
+        this.textChunk = new RepeatedTextEvent();
+        this.thoughtChunk = new RepeatedTextEvent();
         return '';
       case 'text-start':
       case 'text-end':
         return '';
       case 'text-delta':
         if (event.text === '') return '';
+        if (this.pendingSignature === undefined) return this.piece(this.textChunk, event.text, false);
         return this.chunk([{ text: event.text, ...this.takeSignature() }]);
       case 'reasoning-start':
         this.reasoningHadText.set(event.index, false);
@@ -69,7 +80,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
       case 'reasoning-delta':
         if (event.text === '') return '';
         this.reasoningHadText.set(event.index, true);
-        return this.flushSignature() + this.chunk([{ text: event.text, thought: true }]);
+        return this.flushSignature() + this.piece(this.thoughtChunk, event.text, true);
       case 'reasoning-end':
         return this.endReasoning(event);
       case 'tool-call-start':
@@ -174,6 +185,15 @@ export class GeminiStreamEncoder implements StreamEncoder {
 
   private usageMetadata(usage: Usage | undefined): GeminiUsageMetadata {
     return encodeGeminiUsage(usage, estimateUnlessReported(usage, this.options));
+  }
+
+  /** A chunk of one piece of text or thought, without a signature: learnt once, then repeated. */
+  private piece(repeated: RepeatedTextEvent, text: string, thought: boolean): string {
+    const written = repeated.withText(text);
+    if (written !== undefined) return written;
+    const chunk = this.chunk([thought ? { text, thought: true } : { text }]);
+    repeated.learn(chunk, 'text', text);
+    return chunk;
   }
 
   private chunk(parts: GeminiPart[]): string {

@@ -371,3 +371,43 @@ describe('gemini stream encoder', () => {
     ]);
   });
 });
+
+describe('encodeStream on repeated pieces of text', () => {
+  const pieces = ['Hel', 'lo "w\\or"ld"', '\n\t\u0001', '\u2028 ☃ 😀', '\ud800', 'end'];
+  const chunk = (responseId: string, part: object) =>
+    `data: ${JSON.stringify({
+      candidates: [{ content: { role: 'model', parts: [part] }, index: 0 }],
+      modelVersion: 'm',
+      responseId,
+    })}\r\n\r\n`;
+
+  it('writes each chunk as the one built and serialised whole, a signature on the next text alone', () => {
+    const encoder = geminiCodec.createStreamEncoder({
+      losses: new LossLog(),
+      estimatedInputTokens: 1,
+      model: 'm',
+    });
+    const push = (event: StreamEvent) => encoder.push(event);
+    push({ type: 'response-start', id: 'r1', model: 'm', created: 0 });
+    push({ type: 'reasoning-start', index: 0 });
+    for (const text of pieces)
+      expect(push({ type: 'reasoning-delta', index: 0, text })).toBe(chunk('r1', { text, thought: true }));
+    push({ type: 'reasoning-end', index: 0 });
+    push({ type: 'text-start', index: 1 });
+    for (const text of pieces)
+      expect(push({ type: 'text-delta', index: 1, text })).toBe(chunk('r1', { text }));
+    // A Gemini signature after no thought text rides on the next text part, and on that one only.
+    push({ type: 'reasoning-start', index: 2 });
+    expect(push({ type: 'reasoning-end', index: 2, signature: { issuer: 'gemini', value: 'sig' } })).toBe('');
+    expect(push({ type: 'text-delta', index: 1, text: 'signed' })).toBe(
+      chunk('r1', { text: 'signed', thoughtSignature: 'sig' }),
+    );
+    expect(push({ type: 'text-delta', index: 1, text: 'plain' })).toBe(chunk('r1', { text: 'plain' }));
+    // Another response id: the chunks name it.
+    push({ type: 'response-start', id: 'r2', model: 'm', created: 0 });
+    expect(push({ type: 'text-delta', index: 1, text: 'again' })).toBe(chunk('r2', { text: 'again' }));
+    expect(push({ type: 'reasoning-delta', index: 0, text: 'more' })).toBe(
+      chunk('r2', { text: 'more', thought: true }),
+    );
+  });
+});
