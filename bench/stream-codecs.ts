@@ -1,12 +1,12 @@
 /**
  * `npm run bench:codecs`: the CPU time per stream chunk of the gateway's stream readers and writers
  * alone, in a loop, on the 100-chunk streams the bench upstream sends (`bench-dialects.ts`): the
- * passthrough taps of chat completions and of Anthropic messages, and three conversions (decoder and
- * encoder): an Anthropic stream to a chat client, a chat stream to an Anthropic, a Responses and a
- * Gemini client.
- * Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of `BENCH_CODEC_STREAMS`
- * streams each, after as many streams to warm up. `BENCH_BUILD` names another build's root (with its
- * `dist/`) to measure that one instead, for a comparison of two builds run one after the other.
+ * passthrough taps of chat completions and of Anthropic messages, and four conversions (decoder and
+ * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
+ * a Gemini client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
+ * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
+ * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
+ * after the other.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
