@@ -13,27 +13,23 @@ const COLON = 0x3a;
  * once it wrote such an event, the next is the same text around another string (`withText`).
  */
 export class RepeatedTextEvent {
-  /** The learnt event up to its text's opening quote, and from its closing quote on. */
-  private before: string | undefined;
-  private after: string | undefined;
-  /** The same ends without the text's quotes. */
-  private opening = '';
+  /** The learnt event before its text's opening quote, and after its closing quote. */
+  private opening: string | undefined;
   private closing = '';
 
   /** The text of `data` when it is the learnt event but for its text; undefined otherwise. */
   textOf(data: string): string | undefined {
-    const { before, after } = this;
-    if (before === undefined || after === undefined) return undefined;
-    if (data.length < before.length + after.length || !data.startsWith(before) || !data.endsWith(after))
-      return undefined;
-    const token = data.slice(before.length - 1, data.length - after.length + 1);
-    const parsed = parseJson(token);
+    const { opening, closing } = this;
+    if (opening === undefined) return undefined;
+    const end = data.length - closing.length;
+    if (end < opening.length + 2 || !data.startsWith(opening) || !data.endsWith(closing)) return undefined;
+    const parsed = parseJson(data.slice(opening.length, end));
     return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
   }
 
   /** The learnt event with `text` in place of its text; undefined while none is learnt. */
   withText(text: string): string | undefined {
-    return this.before === undefined ? undefined : this.opening + JSON.stringify(text) + this.closing;
+    return this.opening === undefined ? undefined : this.opening + JSON.stringify(text) + this.closing;
   }
 
   /**
@@ -43,7 +39,7 @@ export class RepeatedTextEvent {
    * other member or value can be taken for it (in valid JSON a quote inside a string is escaped).
    */
   learn(data: string, name: string, text: string): void {
-    this.before = this.after = undefined;
+    this.opening = undefined;
     const quoted = `"${name}"`;
     const at = data.indexOf(quoted);
     if (at < 0 || data.indexOf(quoted, at + 1) >= 0) return;
@@ -53,8 +49,6 @@ export class RepeatedTextEvent {
     if (close === data.length) return;
     const token = parseJson(data.slice(open, close + 1));
     if (!token.ok || token.value !== text) return;
-    this.before = data.slice(0, open + 1);
-    this.after = data.slice(close);
     this.opening = data.slice(0, open);
     this.closing = data.slice(close + 1);
   }
