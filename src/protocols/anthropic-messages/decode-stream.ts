@@ -16,16 +16,9 @@ import {
   type AnthropicStreamEventRead,
 } from './wire-schemas.js';
 import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { isPieceDelta, PIECE_MEMBERS, pieceDelta, type PieceDeltaType } from './piece-delta.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool-call';
-
-/** The deltas that carry a piece of text, and the member that holds it. */
-const PIECE_MEMBERS = {
-  text_delta: 'text',
-  thinking_delta: 'thinking',
-  input_json_delta: 'partial_json',
-} as const;
-type PieceDelta = keyof typeof PIECE_MEMBERS;
 
 interface OpenBlock {
   kind: BlockKind;
@@ -61,7 +54,7 @@ class AnthropicStreamDecoder implements StreamDecoder {
   private readonly repeated = new RepeatedTextEvent();
   /** The block index and delta type of the event `repeated` learnt. */
   private repeatedIndex = 0;
-  private repeatedType: PieceDelta = 'text_delta';
+  private repeatedType: PieceDeltaType = 'text_delta';
 
   constructor(private readonly losses: LossLog) {}
 
@@ -263,21 +256,6 @@ class AnthropicStreamDecoder implements StreamDecoder {
       ...(usage ? { usage } : {}),
     });
     return events;
-  }
-}
-
-function isPieceDelta(type: string | undefined): type is PieceDelta {
-  return type !== undefined && Object.hasOwn(PIECE_MEMBERS, type);
-}
-
-function pieceDelta(type: PieceDelta, piece: string): AnthropicDeltaRead {
-  switch (type) {
-    case 'text_delta':
-      return { type, text: piece };
-    case 'thinking_delta':
-      return { type, thinking: piece };
-    case 'input_json_delta':
-      return { type, partial_json: piece };
   }
 }
 

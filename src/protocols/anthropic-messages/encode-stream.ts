@@ -12,6 +12,7 @@ import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
 import { toAnthropicStopReason } from './map-anthropic-finish-reason.js';
 import type { AnthropicBlockDelta, AnthropicStreamEvent } from './wire-types.js';
 import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { PIECE_MEMBERS, pieceDelta, type PieceDeltaType } from './piece-delta.js';
 
 type BlockEvent = Extract<
   StreamEvent,
@@ -211,15 +212,15 @@ class AnthropicStreamEncoder implements StreamEncoder {
         });
       }
       case 'text-delta':
-        return piece(block, index, 'text', event.text);
+        return piece(block, index, 'text_delta', event.text);
       case 'reasoning-delta':
         if (block.kind === 'redacted_thinking') {
           this.losses.dropped(`stream[${event.index}]`, 'redacted thinking has no text deltas');
           return '';
         }
-        return piece(block, index, 'thinking', event.text);
+        return piece(block, index, 'thinking_delta', event.text);
       case 'tool-call-delta':
-        return event.argumentsDelta ? piece(block, index, 'partial_json', event.argumentsDelta) : '';
+        return event.argumentsDelta ? piece(block, index, 'input_json_delta', event.argumentsDelta) : '';
       case 'reasoning-end': {
         block.ended = true;
         let out = '';
@@ -318,29 +319,13 @@ function sse(data: AnthropicStreamEvent): string {
 }
 
 /** A delta of a piece of text: the block's first is built, the next are its event around their piece. */
-function piece(
-  block: Block,
-  index: number,
-  member: 'text' | 'thinking' | 'partial_json',
-  text: string,
-): string {
+function piece(block: Block, index: number, type: PieceDeltaType, text: string): string {
   const pieces = (block.pieces ??= new RepeatedTextEvent());
   const written = pieces.withText(text);
   if (written !== undefined) return written;
-  const event = delta(index, pieceDelta(member, text));
-  pieces.learn(event, member, text);
+  const event = delta(index, pieceDelta(type, text));
+  pieces.learn(event, PIECE_MEMBERS[type], text);
   return event;
-}
-
-function pieceDelta(member: 'text' | 'thinking' | 'partial_json', text: string): AnthropicBlockDelta {
-  switch (member) {
-    case 'text':
-      return { type: 'text_delta', text };
-    case 'thinking':
-      return { type: 'thinking_delta', thinking: text };
-    case 'partial_json':
-      return { type: 'input_json_delta', partial_json: text };
-  }
 }
 
 function delta(index: number, value: AnthropicBlockDelta): string {

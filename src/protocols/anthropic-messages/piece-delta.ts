@@ -1,0 +1,26 @@
+import type { AnthropicBlockDelta } from './wire-types.js';
+
+/** The block deltas that carry a piece of text, and the member that holds it. */
+export const PIECE_MEMBERS = {
+  text_delta: 'text',
+  thinking_delta: 'thinking',
+  input_json_delta: 'partial_json',
+} as const;
+
+export type PieceDeltaType = keyof typeof PIECE_MEMBERS;
+
+export function isPieceDelta(type: string | undefined): type is PieceDeltaType {
+  return type !== undefined && Object.hasOwn(PIECE_MEMBERS, type);
+}
+
+/** The delta of `type` that carries `piece`. */
+export function pieceDelta(type: PieceDeltaType, piece: string): AnthropicBlockDelta {
+  switch (type) {
+    case 'text_delta':
+      return { type, text: piece };
+    case 'thinking_delta':
+      return { type, thinking: piece };
+    case 'input_json_delta':
+      return { type, partial_json: piece };
+  }
+}
