@@ -14,6 +14,7 @@ import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic
 import { formatAnthropicStreamError } from './format-anthropic-stream-error.js';
 import { asCount, asString, asJsonObject, parseJson, type JsonObject } from '../wire-json.js';
 import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { PIECE_MEMBERS } from './piece-delta.js';
 
 /**
  * Messages to an Anthropic upstream. Streams always report usage (input in `message_start`,
@@ -46,7 +47,7 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
 };
 
 /** The members of a block's delta that carry produced text, in the order they are read. */
-const PRODUCED_MEMBERS = ['text', 'thinking', 'partial_json'] as const;
+const PRODUCED_MEMBERS = Object.values(PIECE_MEMBERS);
 
 /**
  * Every event is read once: for usage and produced text, and to check it is a JSON object. The
