@@ -3,7 +3,8 @@
  * alone, in a loop, on the 100-chunk streams the bench upstream sends (`bench-dialects.ts`): the
  * passthrough taps of chat completions and of Anthropic messages, and four conversions (decoder and
  * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
- * a Gemini client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
+ * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
+ * same stream as OpenAI itself writes it, with its padding. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
  * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
  * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
  * after the other.
@@ -67,6 +68,23 @@ function events(dialect: Dialect): SseEvent[] {
 const dialects = benchDialects(CHUNKS);
 const chatStream = events(dialects.chat);
 const messagesStream = events(dialects.messages);
+/**
+ * The chat stream as OpenAI itself sends it: with the service tier, a system fingerprint, `usage:
+ * null` in every chunk but the last, and random padding of random length in `obfuscation`.
+ */
+const openAIChatStream = chatStream.map((item, index): SseEvent => {
+  if (item.data === '[DONE]') return item;
+  const { choices, usage, ...head } = JSON.parse(item.data);
+  const padding = 'k3Xq9ZbT0wLm4Rv7'.slice(0, (index * 7) % 17);
+  const chunk = {
+    ...head,
+    service_tier: 'default',
+    system_fingerprint: 'fp_bench',
+    choices,
+    usage: usage ?? null,
+  };
+  return { ...item, data: JSON.stringify({ ...chunk, obfuscation: padding }) };
+});
 
 let written = 0;
 const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
@@ -86,9 +104,17 @@ const converted = (from: Codec, to: Codec, stream: SseEvent[]) => () => {
 
 const cases: [string, () => void][] = [
   ['chat completions, passthrough tap', tapped(openAIChatPassthrough, chatStream)],
+  [
+    "OpenAI's own chat stream (obfuscation), passthrough tap",
+    tapped(openAIChatPassthrough, openAIChatStream),
+  ],
   ['Anthropic messages, passthrough tap', tapped(anthropicMessagesPassthrough, messagesStream)],
   ['Anthropic stream to a chat client', converted(anthropicMessagesCodec, openAIChatCodec, messagesStream)],
   ['chat stream to an Anthropic client', converted(openAIChatCodec, anthropicMessagesCodec, chatStream)],
+  [
+    "OpenAI's own chat stream to an Anthropic client",
+    converted(openAIChatCodec, anthropicMessagesCodec, openAIChatStream),
+  ],
   ['chat stream to a Responses client', converted(openAIChatCodec, openAIResponsesCodec, chatStream)],
   ['chat stream to a Gemini client', converted(openAIChatCodec, geminiCodec, chatStream)],
 ];

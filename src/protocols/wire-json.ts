@@ -47,6 +47,10 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const LETTER_U = 0x75;
+const HEX_DIGITS = /^[0-9a-fA-F]{4}$/;
+/** The escapes other than `\u`: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`. */
+const SHORT_ESCAPES = new Set([...'"\\/bfnrt'].map((character) => character.charCodeAt(0)));
 /** Strings up to this length are read in place; longer ones go to the native search, far faster per byte. */
 const SHORT_STRING = 32;
 
@@ -142,6 +146,30 @@ export function textStringEnd(text: string, from: number): number {
     if ((quote - before) % 2 === 1) return quote;
     index = quote + 1;
   }
+}
+
+/**
+ * Whether `text` from `start` to `end` is one JSON string token: a quote at each end, and between
+ * them no other unescaped quote, no control character and only JSON's escapes (`\u` with four hex
+ * digits). What `JSON.parse` would accept as a string, told without making one.
+ */
+export function isStringToken(text: string, start: number, end: number): boolean {
+  const last = end - 1;
+  if (last <= start || text.charCodeAt(start) !== QUOTE || text.charCodeAt(last) !== QUOTE) return false;
+  for (let index = start + 1; index < last; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x20 || unit === QUOTE) return false;
+    if (unit !== BACKSLASH) continue;
+    const escaped = text.charCodeAt(++index);
+    if (escaped === LETTER_U) {
+      // The closing quote is no hex digit: four digits never reach past it.
+      if (!HEX_DIGITS.test(text.slice(index + 1, index + 5))) return false;
+      index += 4;
+    } else if (index >= last || !SHORT_ESCAPES.has(escaped)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

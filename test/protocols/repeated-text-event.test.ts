@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { anthropicMessagesPassthrough } from '../../src/protocols/anthropic-messages/passthrough.js';
 import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrough.js';
 import { RepeatedTextEvent } from '../../src/protocols/repeated-text-event.js';
+import { isStringToken } from '../../src/protocols/wire-json.js';
 import type { SseEvent } from '../../src/protocols/sse/sse-event-reader.js';
 
 const delta = (content: unknown, extra: object = {}) =>
@@ -75,6 +76,123 @@ describe('RepeatedTextEvent', () => {
   });
 });
 
+describe('RepeatedTextEvent with an unread member', () => {
+  /** OpenAI's own chunk: its random `obfuscation` padding after the usage. */
+  const padded = (content: unknown, obfuscation: unknown, extra: object = {}) =>
+    delta(content, { obfuscation, ...extra });
+  const learnt = (event = padded('Hello', 'Xy3')) => {
+    const reader = new RepeatedTextEvent('obfuscation');
+    reader.learn(event, 'content', 'Hello');
+    return reader;
+  };
+
+  it('reads the text of an event equal to the learnt one but for its text and the unread string', () => {
+    const reader = learnt();
+    expect(reader.textOf(padded(' world', 'a'))).toBe(' world');
+    expect(reader.textOf(padded('', ''))).toBe('');
+    expect(reader.textOf(padded('a "b" \\ ☃ 😀', 'q"\\/\n\t\u0001😀'))).toBe('a "b" \\ ☃ 😀');
+    expect(reader.textOf(padded('x', 'y').replace('"y"', '"\\u00e9\\/"'))).toBe('x');
+    // The padding first, the text after it.
+    const first = (content: string, obfuscation: string) =>
+      JSON.stringify({ obfuscation, choices: [{ index: 0, delta: { content } }] });
+    const reversed = learnt(first('Hello', 'long padding'));
+    expect(reversed.textOf(first('next', ''))).toBe('next');
+    expect(reversed.textOf(first('n"e\\xt', 'p"a\\d'))).toBe('n"e\\xt');
+  });
+
+  it('parses the text alone, never the unread string', () => {
+    const reader = learnt();
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(reader.textOf(padded('two', 'pad'))).toBe('two');
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"two"']);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('leaves to be parsed whole an unread member that is not one valid string', () => {
+    const reader = learnt();
+    for (const obfuscation of ['null', '12', '"a" ', '"a","usage":{"prompt_tokens":5},"z":"b"', '{"a":"b"}'])
+      expect(reader.textOf(padded('x', 'y').replace('"y"', obfuscation))).toBeUndefined();
+    // Strings JSON does not allow: a raw control character, unknown or cut escapes, no closing quote.
+    for (const obfuscation of ['"a\nb"', '"\\x"', '"\\u12"', '"\\u12g4"', '"ab\\"', '"ab'])
+      expect(reader.textOf(padded('x', 'y').replace('"y"', obfuscation))).toBeUndefined();
+    // Members smuggled after the text, before the padding; a text that is not a string.
+    const smuggled = padded('x', 'y').replace('"x"', '"x"}}],"service_tier":"flex","z":[{"a":{"b":"c"');
+    expect(JSON.parse(smuggled).service_tier).toBe('flex');
+    expect(reader.textOf(smuggled)).toBeUndefined();
+    expect(reader.textOf(padded(null, 'y'))).toBeUndefined();
+    expect(reader.textOf(padded('x', 'y', { system_fingerprint: 'fp' }))).toBeUndefined();
+    // Between the two strings, a change of the same length: a finish.
+    const finished = padded('x', 'y').replace('"finish_reason":null', '"finish_reason":"ab"');
+    expect(finished.length).toBe(padded('x', 'y').length);
+    expect(reader.textOf(finished)).toBeUndefined();
+    expect(reader.textOf(padded('x', 'y').replace('"x"', '"x'))).toBeUndefined();
+  });
+
+  it('learns one hole when the event has no unread member, and none when it has it twice or not as a string', () => {
+    const plain = new RepeatedTextEvent('obfuscation');
+    plain.learn(delta('Hello'), 'content', 'Hello');
+    expect(plain.textOf(delta('x'))).toBe('x');
+    expect(plain.textOf(padded('x', 'y'))).toBeUndefined();
+    for (const event of [
+      padded('Hello', null),
+      padded('Hello', 'a', { choices: [{ index: 0, delta: { content: 'Hello', obfuscation: 'b' } }] }),
+      padded('Hello', 'a', { note: 'obfuscation' }),
+    ]) {
+      const reader = learnt();
+      reader.learn(event, 'content', 'Hello');
+      expect(reader.textOf(event)).toBeUndefined();
+    }
+  });
+
+  it('learns nothing from an event whose unread string never closes', () => {
+    const cut = '{"content":"Hello","obfuscation":"ab';
+    const reader = learnt();
+    reader.learn(cut, 'content', 'Hello');
+    expect(reader.textOf('{"content":"x","obfuscation":"abc"')).toBeUndefined();
+  });
+
+  it('writes nothing around an event learnt with an unread string', () => {
+    expect(learnt().withText('x')).toBeUndefined();
+  });
+});
+
+describe('isStringToken', () => {
+  const parsesToString = (token: string) => {
+    try {
+      return typeof JSON.parse(token) === 'string';
+    } catch {
+      return false;
+    }
+  };
+
+  it('agrees with JSON.parse on every short token over quotes, escapes, hex digits and controls', () => {
+    const alphabet = ['"', '\\', 'u', '0', 'f', 'F', 'g', 'n', 'x', '/', '\n', '\u001f', ' ', '😀'];
+    let checked = 0;
+    const visit = (inner: string, length: number) => {
+      const token = `"${inner}"`;
+      expect([token, isStringToken(token, 0, token.length)]).toEqual([token, parsesToString(token)]);
+      checked += 1;
+      if (length === 0) return;
+      for (const character of alphabet) visit(inner + character, length - 1);
+    };
+    visit('', 4);
+    visit('\\u', 4);
+    expect(checked).toBeGreaterThan(40_000);
+  });
+
+  it('reads only between start and end', () => {
+    const text = 'x:"ab\\"c",y';
+    expect(isStringToken(text, 2, 9)).toBe(true);
+    expect(isStringToken(text, 2, 8)).toBe(false);
+    expect(isStringToken(text, 2, 10)).toBe(false);
+    expect(isStringToken('""', 0, 2)).toBe(true);
+    expect(isStringToken('"', 0, 1)).toBe(false);
+  });
+});
+
 describe('the OpenAI chat stream tap on repeated content deltas', () => {
   const event = (data: string): SseEvent => ({ event: undefined, id: undefined, data });
 
@@ -111,6 +229,28 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
       parse.mockRestore();
     }
     expect(tap.producedText()).toBe('firstsecondthird');
+  });
+
+  it("reads OpenAI's own chunks, padded by obfuscation, by their content alone", () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
+    const padded = (content: string, obfuscation: string) => delta(content, { obfuscation });
+    tap.onEvent(event(padded('first', 'Qx')));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const [piece, padding] of [
+        ['second', 'a1b2c3d4'],
+        ['third', ''],
+      ])
+        expect(tap.onEvent(event(padded(piece!, padding!)))).toEqual({ kind: 'forward' });
+      expect(parse.mock.calls.map(([text]) => text)).toEqual(['"second"', '"third"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(tap.producedText()).toBe('firstsecondthird');
+    // Padding JSON does not allow (a raw control character) still ends the stream.
+    const unescaped = padded('x', 'y').replace('"y"', '"a\u0001b"');
+    expect(unescaped).toContain('\u0001');
+    expect(tap.onEvent(event(unescaped))).toMatchObject({ kind: 'invalid' });
   });
 
   it('still ends the stream on a chunk that matches around the text but is not JSON', () => {

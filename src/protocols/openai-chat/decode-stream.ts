@@ -8,6 +8,7 @@ import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import { asString, isJsonObject, parseJson } from '../wire-json.js';
 import {
+  OBFUSCATION,
   openAIChatChunkSchema,
   type OpenAIChatWireChunk,
   type OpenAIChatWireChunkChoice,
@@ -49,8 +50,8 @@ const LEGACY_FUNCTION_CALL = -1;
  * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
  * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
  * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content
- * delta but for its content is read by its content alone (`RepeatedTextEvent`), without the
- * chunk's parse and schema check.
+ * delta but for its content (and its `obfuscation` padding) is read by its content alone
+ * (`RepeatedTextEvent`), without the chunk's parse and schema check.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -68,7 +69,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private brokenBy: string | undefined;
   /** Position of the chunk being read, for the paths of losses. */
   private chunkIndex = -1;
-  private readonly contentDelta = new RepeatedTextEvent();
+  private readonly contentDelta = new RepeatedTextEvent(OBFUSCATION);
 
   constructor(private readonly losses: LossLog) {}
 

@@ -14,6 +14,7 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
 import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { OBFUSCATION } from './wire-schemas.js';
 
 const DONE = '[DONE]';
 
@@ -60,8 +61,8 @@ export const openAIChatPassthrough: PassthroughCodec = {
  * Every chunk is read once: for usage and produced text, and to check it is a JSON object. The
  * stream is whole once `[DONE]` or a `finish_reason` came; a `{"error": {...}}` chunk is the
  * upstream's own error (https://platform.openai.com/docs/guides/error-codes). A chunk that repeats
- * the last plain content delta but for its content is read by its content alone
- * (`RepeatedTextEvent`).
+ * the last plain content delta but for its content (and its `obfuscation` padding) is read by its
+ * content alone (`RepeatedTextEvent`).
  */
 class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
@@ -69,7 +70,7 @@ class OpenAIChatStreamTap implements StreamTap {
   private ended = false;
   private model: string | undefined;
   private readonly finishes = new FinishReasons();
-  private readonly contentDelta = new RepeatedTextEvent();
+  private readonly contentDelta = new RepeatedTextEvent(OBFUSCATION);
 
   constructor(private readonly hideUsageEvents: boolean) {}
 

@@ -594,6 +594,30 @@ describe('stream decoder on repeated content deltas', () => {
     expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
   });
 
+  test("OpenAI's own chunks, padded by obfuscation, are read by their content alone", () => {
+    const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+    const data = (content: string, obfuscation: string) =>
+      JSON.stringify({ ...delta({ content }), usage: null, obfuscation });
+    decoder.push({ event: undefined, data: data('first', 'pad') });
+    const parse = vi.spyOn(JSON, 'parse');
+    let events: StreamEvent[];
+    try {
+      events = [
+        ['second', 'a"b\\c'],
+        ['third', ''],
+      ].flatMap(([content, padding]) => decoder.push({ event: undefined, data: data(content!, padding!) }));
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"second"', '"third"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(events).toEqual([
+      { type: 'text-delta', index: 0, text: 'second' },
+      { type: 'text-delta', index: 0, text: 'third' },
+    ]);
+    expect(decoder.push({ event: undefined, data: data('x', 'y').replace('"y"', '"\\q"') })).toEqual([]);
+    expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
+  });
+
   test('after the finish, a chunk that repeats a content delta adds nothing', () => {
     const plain = (content: string) => delta({ content });
     const { perChunk } = decode(plain('a'), delta({}, 'stop'), '[DONE]', plain('b'));
