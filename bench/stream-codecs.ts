@@ -4,7 +4,8 @@
  * passthrough taps of chat completions and of Anthropic messages, and four conversions (decoder and
  * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
  * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
- * same stream as OpenAI itself writes it, with its padding. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
+ * same stream as OpenAI itself writes it, with its padding, and the same pieces as OpenAI writes a
+ * Responses stream are timed through the Responses tap and to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
  * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
  * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
  * after the other.
@@ -50,6 +51,9 @@ const { anthropicMessagesPassthrough } = (await load('anthropic-messages/passthr
 const { openAIChatPassthrough } = (await load('openai-chat/passthrough.js')) as {
   openAIChatPassthrough: Passthrough;
 };
+const { openAIResponsesPassthrough } = (await load('openai-responses/passthrough.js')) as {
+  openAIResponsesPassthrough: Passthrough;
+};
 const { LossLog } = (await import(path.join(root, 'dist/ir/loss.js'))) as { LossLog: new () => unknown };
 
 /** A stream as the bench upstream writes it, read back into events (each frame one `data` line). */
@@ -86,6 +90,60 @@ const openAIChatStream = chatStream.map((item, index): SseEvent => {
   return { ...item, data: JSON.stringify({ ...chunk, obfuscation: padding }) };
 });
 
+/** A Responses stream of the same 100 pieces as OpenAI writes it: numbered events, padded deltas. */
+const openAIResponsesStream = ((): SseEvent[] => {
+  const pieces = dialects.chat.chunks.map(
+    (frame) => JSON.parse(frame.slice('data: '.length)).choices[0].delta.content,
+  );
+  const text = pieces.join('');
+  const response = (status: string, extra: object = {}) => ({
+    id: 'resp_bench',
+    object: 'response',
+    created_at: 1_700_000_000,
+    status,
+    model: 'bench-model',
+    output: [],
+    ...extra,
+  });
+  const part = (content: string) => ({ type: 'output_text', annotations: [], logprobs: [], text: content });
+  const item = (status: string, content: object[]) => ({
+    id: 'msg_bench',
+    type: 'message',
+    status,
+    content,
+    role: 'assistant',
+  });
+  const place = { item_id: 'msg_bench', output_index: 0, content_index: 0 };
+  const bodies: ({ type: string } & Record<string, unknown>)[] = [
+    { type: 'response.created', response: response('in_progress') },
+    { type: 'response.in_progress', response: response('in_progress') },
+    { type: 'response.output_item.added', output_index: 0, item: item('in_progress', []) },
+    { type: 'response.content_part.added', ...place, part: part('') },
+    ...pieces.map((delta, index) => ({
+      type: 'response.output_text.delta',
+      ...place,
+      delta,
+      logprobs: [],
+      obfuscation: 'k3Xq9ZbT0wLm4Rv7'.slice(0, (index * 7) % 17),
+    })),
+    { type: 'response.output_text.done', ...place, text, logprobs: [] },
+    { type: 'response.content_part.done', ...place, part: part(text) },
+    { type: 'response.output_item.done', output_index: 0, item: item('completed', [part(text)]) },
+    {
+      type: 'response.completed',
+      response: response('completed', {
+        output: [item('completed', [part(text)])],
+        usage: { input_tokens: 12, output_tokens: CHUNKS, total_tokens: 12 + CHUNKS },
+      }),
+    },
+  ];
+  return bodies.map(({ type, ...rest }, sequence) => ({
+    event: type,
+    id: undefined,
+    data: JSON.stringify({ type, sequence_number: sequence, ...rest }),
+  }));
+})();
+
 let written = 0;
 const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
   const tap = passthrough.createStreamTap({ hideUsageEvents: false });
@@ -108,6 +166,10 @@ const cases: [string, () => void][] = [
     "OpenAI's own chat stream (obfuscation), passthrough tap",
     tapped(openAIChatPassthrough, openAIChatStream),
   ],
+  [
+    "OpenAI's own Responses stream, passthrough tap",
+    tapped(openAIResponsesPassthrough, openAIResponsesStream),
+  ],
   ['Anthropic messages, passthrough tap', tapped(anthropicMessagesPassthrough, messagesStream)],
   ['Anthropic stream to a chat client', converted(anthropicMessagesCodec, openAIChatCodec, messagesStream)],
   ['chat stream to an Anthropic client', converted(openAIChatCodec, anthropicMessagesCodec, chatStream)],
@@ -116,6 +178,10 @@ const cases: [string, () => void][] = [
     converted(openAIChatCodec, anthropicMessagesCodec, openAIChatStream),
   ],
   ['chat stream to a Responses client', converted(openAIChatCodec, openAIResponsesCodec, chatStream)],
+  [
+    "OpenAI's own Responses stream to a chat client",
+    converted(openAIResponsesCodec, openAIChatCodec, openAIResponsesStream),
+  ],
   ['chat stream to a Gemini client', converted(openAIChatCodec, geminiCodec, chatStream)],
 ];
 

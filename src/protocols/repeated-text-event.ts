@@ -1,7 +1,16 @@
-import { isStringToken, parseJson, textStringEnd } from './wire-json.js';
+import { isStringToken, numberTokenEnd, parseJson, textStringEnd } from './wire-json.js';
 
 const QUOTE = 0x22;
 const COLON = 0x3a;
+
+/**
+ * The random padding OpenAI adds to every delta of a chat completions or Responses stream by
+ * default (`stream_options.include_obfuscation`, against size side channels); nothing reads it.
+ */
+export const OPENAI_OBFUSCATION = 'obfuscation';
+
+/** What stands in a hole of a learnt event: the text read, or a string or number nothing reads. */
+type Hole = 'text' | 'unread string' | 'unread number';
 
 /**
  * A stream of text deltas sends the same event again and again but for its text: the same id,
@@ -12,50 +21,63 @@ const COLON = 0x3a;
  * event does not match) is parsed whole as before. An encoder's stream is the same the other way:
  * once it wrote such an event, the next is the same text around another string (`withText`).
  *
- * Some upstreams also give every delta a string member of their own that changes each time and
- * that nothing reads (OpenAI's `obfuscation`, random padding against size side channels). Named as
- * `unread`, it is a second hole: the next events match around both strings, and the unread one is
- * only checked to be a valid string token, not parsed.
+ * Some events also carry members that change every time and that the reader does not read:
+ * OpenAI's `obfuscation` (random padding against size side channels) and a Responses event's
+ * `sequence_number`. Named as `unread`, each is a hole of its own: the next events match around all
+ * of them, and an unread value is only checked to be a valid token of the kind it was (a string or
+ * a number), never parsed.
  */
 export class RepeatedTextEvent {
-  /** The learnt event before its first string's opening quote, and after its last's closing quote. */
-  private opening: string | undefined;
-  private closing = '';
-  /** With an unread member: the learnt event between the two strings, and which comes first. */
-  private middle: string | undefined;
-  private textFirst = true;
+  /** The learnt event around its holes, in order: one part more than there are holes. */
+  private parts: string[] | undefined;
+  private holes: Hole[] = [];
 
-  constructor(private readonly unread?: string) {}
+  constructor(private readonly unread: readonly string[] = []) {}
 
-  /** The text of `data` when it is the learnt event but for its text (and unread string); undefined otherwise. */
+  /** The text of `data` when it is the learnt event but for its holes; undefined otherwise. */
   textOf(data: string): string | undefined {
-    const { opening, closing, middle } = this;
-    if (opening === undefined) return undefined;
-    const end = data.length - closing.length;
-    if (end < opening.length + 2 || !data.startsWith(opening) || !data.endsWith(closing)) return undefined;
-    let textStart = opening.length;
-    let textEnd = end;
-    if (middle !== undefined) {
-      // Each string is checked below: the text parsed, the unread one scanned.
-      const firstEnd = textStringEnd(data, textStart + 1) + 1;
-      const secondStart = firstEnd + middle.length;
-      if (!data.startsWith(middle, firstEnd)) return undefined;
-      const unreadIsString = this.textFirst
-        ? isStringToken(data, secondStart, end)
-        : isStringToken(data, textStart, firstEnd);
-      if (!unreadIsString) return undefined;
-      if (this.textFirst) textEnd = firstEnd;
-      else textStart = secondStart;
+    const { parts, holes } = this;
+    if (parts === undefined) return undefined;
+    if (holes.length === 1) {
+      const opening = parts[0]!;
+      const closing = parts[1]!;
+      const end = data.length - closing.length;
+      if (end < opening.length + 2 || !data.startsWith(opening) || !data.endsWith(closing)) return undefined;
+      const parsed = parseJson(data.slice(opening.length, end));
+      return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
     }
+    return this.textAmongHoles(data, parts, holes);
+  }
+
+  /** `textOf` for an event learnt with unread holes beside its text. */
+  private textAmongHoles(data: string, parts: string[], holes: Hole[]): string | undefined {
+    if (!data.startsWith(parts[0]!)) return undefined;
+    let at = parts[0]!.length;
+    let textStart = 0;
+    let textEnd = 0;
+    for (let index = 0; index < holes.length; index++) {
+      const hole = holes[index];
+      // The text is scanned here and checked by its parse below.
+      const end = hole === 'unread number' ? numberTokenEnd(data, at) : textStringEnd(data, at + 1) + 1;
+      if (hole === 'unread number' ? end < 0 : hole === 'unread string' && !isStringToken(data, at, end))
+        return undefined;
+      if (hole === 'text') {
+        textStart = at;
+        textEnd = end;
+      }
+      const part = parts[index + 1]!;
+      if (!data.startsWith(part, end)) return undefined;
+      at = end + part.length;
+    }
+    if (at !== data.length) return undefined;
     const parsed = parseJson(data.slice(textStart, textEnd));
     return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
   }
 
-  /** The learnt event with `text` in place of its text; undefined while none is learnt, or one with an unread string is. */
+  /** The learnt event with `text` in place of its text; undefined while none is learnt, or one with unread holes is. */
   withText(text: string): string | undefined {
-    return this.opening === undefined || this.middle !== undefined
-      ? undefined
-      : this.opening + JSON.stringify(text) + this.closing;
+    const { parts } = this;
+    return parts === undefined || parts.length !== 2 ? undefined : parts[0] + JSON.stringify(text) + parts[1];
   }
 
   /**
@@ -63,44 +85,51 @@ export class RepeatedTextEvent {
    * of its member `name`, whose value it read as `text`. It learns nothing, and forgets what it
    * knew, unless `"name"` occurs in `data` once, right before a colon and that very text: then no
    * other member or value can be taken for it (in valid JSON a quote inside a string is escaped).
-   * The unread member, when `data` has it, must occur once too, with a string.
+   * Each unread member that `data` has must occur once too, with a string or a number.
    */
   learn(data: string, name: string, text: string): void {
-    this.opening = undefined;
-    const open = stringMemberAt(data, name);
-    if (open < 0) return;
+    this.parts = undefined;
+    const open = memberValueAt(data, name);
+    if (open < 0 || data.charCodeAt(open) !== QUOTE) return;
     const close = textStringEnd(data, open + 1);
     if (close === data.length) return;
     const token = parseJson(data.slice(open, close + 1));
     if (!token.ok || token.value !== text) return;
-    const unreadOpen = this.unread === undefined ? -1 : stringMemberAt(data, this.unread);
-    if (unreadOpen < 0) {
-      if (this.unread !== undefined && data.includes(`"${this.unread}"`)) return;
-      this.middle = undefined;
-      this.opening = data.slice(0, open);
-      this.closing = data.slice(close + 1);
+    const found: [start: number, end: number, hole: Hole][] = [[open, close + 1, 'text']];
+    for (const member of this.unread) {
+      const start = memberValueAt(data, member);
+      if (start === ABSENT) continue;
+      if (start < 0) return;
+      const isString = data.charCodeAt(start) === QUOTE;
+      const end = isString ? textStringEnd(data, start + 1) + 1 : numberTokenEnd(data, start);
+      if (isString ? !isStringToken(data, start, end) : end < 0) return;
+      found.push([start, end, isString ? 'unread string' : 'unread number']);
+    }
+    if (found.length === 1) {
+      this.holes = TEXT_ONLY;
+      this.parts = [data.slice(0, open), data.slice(close + 1)];
       return;
     }
-    const unreadClose = textStringEnd(data, unreadOpen + 1);
-    if (!isStringToken(data, unreadOpen, unreadClose + 1)) return;
-    this.textFirst = open < unreadOpen;
-    const [first, firstClose, second, secondClose] = this.textFirst
-      ? [open, close, unreadOpen, unreadClose]
-      : [unreadOpen, unreadClose, open, close];
-    this.opening = data.slice(0, first);
-    this.middle = data.slice(firstClose + 1, second);
-    this.closing = data.slice(secondClose + 1);
+    found.sort((left, right) => left[0] - right[0]);
+    const parts = [data.slice(0, found[0]![0])];
+    found.forEach(([, end], index) => parts.push(data.slice(end, found[index + 1]?.[0] ?? data.length)));
+    this.holes = found.map(([, , hole]) => hole);
+    this.parts = parts;
   }
 }
 
+const TEXT_ONLY: Hole[] = ['text'];
+const ABSENT = -2;
+
 /**
- * Where the string value of the member `"name":` opens, when `"name"` occurs in `data` once and is
- * followed by a colon and a quote; -1 otherwise.
+ * Where the value of the member `"name":` starts, when `"name"` occurs in `data` once, before a
+ * colon; `ABSENT` when it does not occur, -1 otherwise.
  */
-function stringMemberAt(data: string, name: string): number {
+function memberValueAt(data: string, name: string): number {
   const quoted = `"${name}"`;
   const at = data.indexOf(quoted);
-  if (at < 0 || data.indexOf(quoted, at + 1) >= 0) return -1;
-  const open = at + quoted.length + 1;
-  return data.charCodeAt(open - 1) === COLON && data.charCodeAt(open) === QUOTE ? open : -1;
+  if (at < 0) return ABSENT;
+  if (data.indexOf(quoted, at + 1) >= 0) return -1;
+  const colon = at + quoted.length;
+  return data.charCodeAt(colon) === COLON ? colon + 1 : -1;
 }

@@ -48,6 +48,11 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const LETTER_U = 0x75;
+const LETTER_E = 0x65;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const DIGIT_ZERO = 0x30;
 const HEX_DIGITS = /^[0-9a-fA-F]{4}$/;
 /** The escapes other than `\u`: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`. */
 const SHORT_ESCAPES = new Set([...'"\\/bfnrt'].map((character) => character.charCodeAt(0)));
@@ -170,6 +175,39 @@ export function isStringToken(text: string, start: number, end: number): boolean
     }
   }
   return true;
+}
+
+/**
+ * Where the JSON number token that starts at `from` ends (`-`, an integer part without leading
+ * zeros, an optional fraction and exponent), or -1 when none starts there.
+ */
+export function numberTokenEnd(text: string, from: number): number {
+  let index = text.charCodeAt(from) === MINUS ? from + 1 : from;
+  if (text.charCodeAt(index) === DIGIT_ZERO) index++;
+  else if (isDigit(text.charCodeAt(index))) index = digitsEnd(text, index);
+  else return -1;
+  if (text.charCodeAt(index) === DOT) {
+    if (!isDigit(text.charCodeAt(index + 1))) return -1;
+    index = digitsEnd(text, index + 1);
+  }
+  if ((text.charCodeAt(index) | 0x20) === LETTER_E) {
+    index++;
+    const sign = text.charCodeAt(index);
+    if (sign === PLUS || sign === MINUS) index++;
+    if (!isDigit(text.charCodeAt(index))) return -1;
+    index = digitsEnd(text, index);
+  }
+  return index;
+}
+
+function isDigit(unit: number): boolean {
+  return unit >= DIGIT_ZERO && unit <= DIGIT_ZERO + 9;
+}
+
+function digitsEnd(text: string, from: number): number {
+  let index = from;
+  while (isDigit(text.charCodeAt(index))) index++;
+  return index;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { anthropicMessagesPassthrough } from '../../src/protocols/anthropic-messages/passthrough.js';
 import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrough.js';
+import { openAIResponsesPassthrough } from '../../src/protocols/openai-responses/passthrough.js';
 import { RepeatedTextEvent } from '../../src/protocols/repeated-text-event.js';
-import { isStringToken } from '../../src/protocols/wire-json.js';
+import { isStringToken, numberTokenEnd } from '../../src/protocols/wire-json.js';
 import type { SseEvent } from '../../src/protocols/sse/sse-event-reader.js';
 
 const delta = (content: unknown, extra: object = {}) =>
@@ -81,7 +82,7 @@ describe('RepeatedTextEvent with an unread member', () => {
   const padded = (content: unknown, obfuscation: unknown, extra: object = {}) =>
     delta(content, { obfuscation, ...extra });
   const learnt = (event = padded('Hello', 'Xy3')) => {
-    const reader = new RepeatedTextEvent('obfuscation');
+    const reader = new RepeatedTextEvent(['obfuscation']);
     reader.learn(event, 'content', 'Hello');
     return reader;
   };
@@ -131,8 +132,8 @@ describe('RepeatedTextEvent with an unread member', () => {
     expect(reader.textOf(padded('x', 'y').replace('"x"', '"x'))).toBeUndefined();
   });
 
-  it('learns one hole when the event has no unread member, and none when it has it twice or not as a string', () => {
-    const plain = new RepeatedTextEvent('obfuscation');
+  it('learns one hole when the event has no unread member, and none when it has it twice or not as a string or number', () => {
+    const plain = new RepeatedTextEvent(['obfuscation']);
     plain.learn(delta('Hello'), 'content', 'Hello');
     expect(plain.textOf(delta('x'))).toBe('x');
     expect(plain.textOf(padded('x', 'y'))).toBeUndefined();
@@ -156,6 +157,84 @@ describe('RepeatedTextEvent with an unread member', () => {
 
   it('writes nothing around an event learnt with an unread string', () => {
     expect(learnt().withText('x')).toBeUndefined();
+  });
+});
+
+describe('RepeatedTextEvent with an unread number', () => {
+  /** OpenAI's own Responses delta: numbered, then the delta, then the padding. */
+  const numbered = (sequence: unknown, delta: unknown, obfuscation: unknown = 'pad') =>
+    JSON.stringify({
+      type: 'response.output_text.delta',
+      sequence_number: sequence,
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta,
+      logprobs: [],
+      obfuscation,
+    });
+  const learnt = () => {
+    const reader = new RepeatedTextEvent(['sequence_number', 'obfuscation']);
+    reader.learn(numbered(9, 'Hello'), 'delta', 'Hello');
+    return reader;
+  };
+
+  it('reads the text around a number of any length and the padding', () => {
+    const reader = learnt();
+    expect(reader.textOf(numbered(10, ' wor"ld', ''))).toBe(' wor"ld');
+    expect(reader.textOf(numbered(123456, '', 'long padding here'))).toBe('');
+    expect(reader.textOf(numbered(0, 'x'))).toBe('x');
+    expect(reader.textOf(numbered(1.5e3, 'x').replace('1500', '-1.5E+3'))).toBe('x');
+  });
+
+  it('leaves to be parsed whole a number hole that holds no JSON number, or another kind', () => {
+    const reader = learnt();
+    for (const token of ['"10"', 'null', '01', '1.', '.5', '-', '+1', '1e', '1e+', '0x1', '1 ', 'NaN'])
+      expect([token, reader.textOf(numbered(10, 'x').replace('10', token))]).toEqual([token, undefined]);
+    // Whole but for what follows: not JSON.
+    expect(reader.textOf(numbered(10, 'x') + '}')).toBeUndefined();
+    const another = new RepeatedTextEvent(['sequence_number']);
+    another.learn(numbered('9', 'Hello'), 'delta', 'Hello');
+    expect(another.textOf(numbered('10', 'x'))).toBe('x');
+    expect(another.textOf(numbered(10, 'x'))).toBeUndefined();
+  });
+
+  it('learns nothing when an unread member holds neither a string nor a number', () => {
+    for (const value of [null, true, [1], { a: 1 }]) {
+      const reader = learnt();
+      reader.learn(numbered(value, 'Hello'), 'delta', 'Hello');
+      expect(reader.textOf(numbered(value, 'x'))).toBeUndefined();
+    }
+  });
+});
+
+describe('numberTokenEnd', () => {
+  it('agrees with JSON.parse on every short token over digits, signs, points and exponents', () => {
+    const alphabet = ['-', '+', '0', '1', '9', '.', 'e', 'E', 'x'];
+    let checked = 0;
+    const visit = (token: string, length: number) => {
+      if (token !== '') {
+        let isNumber: boolean;
+        try {
+          isNumber = typeof JSON.parse(token) === 'number';
+        } catch {
+          isNumber = false;
+        }
+        expect([token, numberTokenEnd(token, 0) === token.length]).toEqual([token, isNumber]);
+        checked += 1;
+      }
+      if (length === 0) return;
+      for (const character of alphabet) visit(token + character, length - 1);
+    };
+    visit('', 5);
+    expect(checked).toBeGreaterThan(60_000);
+  });
+
+  it('ends where the number does, and is -1 where none starts', () => {
+    expect(numberTokenEnd('{"a":12,"b":1}', 5)).toBe(7);
+    expect(numberTokenEnd('[-0.5e-3]', 1)).toBe(8);
+    expect(numberTokenEnd('{"a":"1"}', 5)).toBe(-1);
+    expect(numberTokenEnd('1', 1)).toBe(-1);
   });
 });
 
@@ -258,6 +337,76 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
     tap.onEvent(event(delta('a')));
     expect(tap.onEvent(event(delta('b')))).toEqual({ kind: 'forward' });
     expect(tap.onEvent(event(delta('b').replace('"b"', '"b" "c"')))).toMatchObject({ kind: 'invalid' });
+  });
+});
+
+describe('the OpenAI Responses stream tap on repeated deltas', () => {
+  const event = (data: string, name?: string): SseEvent => ({ event: name, id: undefined, data });
+  const textDelta = (sequence: number, delta: string, obfuscation = 'pad') =>
+    JSON.stringify({
+      type: 'response.output_text.delta',
+      sequence_number: sequence,
+      item_id: 'msg_1',
+      output_index: 0,
+      content_index: 0,
+      delta,
+      logprobs: [],
+      obfuscation,
+    });
+  const errorNumber = (tap: ReturnType<typeof openAIResponsesPassthrough.createStreamTap>) =>
+    JSON.parse(tap.errorEvent({ message: 'm', code: 'c', status: 502 }).split('data: ')[1]!).sequence_number;
+
+  it('reads a repeated delta by its delta alone, and numbers its own error after the last event', () => {
+    const tap = openAIResponsesPassthrough.createStreamTap({ hideUsageEvents: false });
+    tap.onEvent(event(textDelta(4, 'first')));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const [sequence, piece, padding] of [
+        [5, 'second', 'x'],
+        [6, 'thi"rd', ''],
+      ] as const)
+        expect(tap.onEvent(event(textDelta(sequence, piece, padding)))).toEqual({ kind: 'forward' });
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"second"', '"thi\\"rd"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(tap.producedText()).toBe('firstsecondthi"rd');
+    expect(errorNumber(tap)).toBe(7);
+    // An event parsed whole after it numbers the error; one without a number does not.
+    tap.onEvent(event(JSON.stringify({ type: 'response.output_text.done', sequence_number: 8, text: 'x' })));
+    expect(errorNumber(tap)).toBe(9);
+    tap.onEvent(event(textDelta(9, 'again')));
+    tap.onEvent(event(textDelta(10, 'more')));
+    tap.onEvent(event(JSON.stringify({ type: 'keepalive' })));
+    expect(errorNumber(tap)).toBe(11);
+  });
+
+  it('numbers an error after the last numbered event when the deltas carry no number', () => {
+    const tap = openAIResponsesPassthrough.createStreamTap({ hideUsageEvents: false });
+    const unnumbered = (delta: string) => JSON.stringify({ type: 'response.output_text.delta', delta });
+    tap.onEvent(event(JSON.stringify({ type: 'response.created', sequence_number: 3, response: {} })));
+    for (const piece of ['a', 'b', 'c']) tap.onEvent(event(unnumbered(piece)));
+    expect(tap.producedText()).toBe('abc');
+    expect(errorNumber(tap)).toBe(4);
+  });
+
+  it('learns only a delta typed by its own member, and still ends the stream on bad padding', () => {
+    const tap = openAIResponsesPassthrough.createStreamTap({ hideUsageEvents: false });
+    const untyped = (sequence: number, delta: string) =>
+      JSON.stringify({ sequence_number: sequence, item_id: 'msg_1', delta });
+    tap.onEvent(event(untyped(1, 'a'), 'response.output_text.delta'));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      tap.onEvent(event(untyped(2, 'b'), 'response.output_text.delta'));
+      expect(parse.mock.calls.map(([source]) => source)).toEqual([untyped(2, 'b')]);
+    } finally {
+      parse.mockRestore();
+    }
+    tap.onEvent(event(textDelta(3, 'c')));
+    expect(tap.onEvent(event(textDelta(4, 'd').replace('"pad"', '"p\\qd"')))).toMatchObject({
+      kind: 'invalid',
+    });
+    expect(tap.producedText()).toBe('abc');
   });
 });
 

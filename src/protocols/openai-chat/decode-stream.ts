@@ -8,7 +8,6 @@ import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage } from './convert-openai-chat-usage.js';
 import { asString, isJsonObject, parseJson } from '../wire-json.js';
 import {
-  OBFUSCATION,
   openAIChatChunkSchema,
   type OpenAIChatWireChunk,
   type OpenAIChatWireChunkChoice,
@@ -17,7 +16,7 @@ import {
 import { decodeGeneratedImages } from './decode-generated-images.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { chatCompletionId, toolCallId } from './openai-chat-ids.js';
-import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { OPENAI_OBFUSCATION, RepeatedTextEvent } from '../repeated-text-event.js';
 
 /** The open text or reasoning block; tool calls are open apart from it, each on its own. */
 interface TextBlock {
@@ -69,7 +68,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private brokenBy: string | undefined;
   /** Position of the chunk being read, for the paths of losses. */
   private chunkIndex = -1;
-  private readonly contentDelta = new RepeatedTextEvent(OBFUSCATION);
+  private readonly contentDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
 
   constructor(private readonly losses: LossLog) {}
 

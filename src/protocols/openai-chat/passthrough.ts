@@ -13,8 +13,7 @@ import {
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
-import { RepeatedTextEvent } from '../repeated-text-event.js';
-import { OBFUSCATION } from './wire-schemas.js';
+import { OPENAI_OBFUSCATION, RepeatedTextEvent } from '../repeated-text-event.js';
 
 const DONE = '[DONE]';
 
@@ -70,7 +69,7 @@ class OpenAIChatStreamTap implements StreamTap {
   private ended = false;
   private model: string | undefined;
   private readonly finishes = new FinishReasons();
-  private readonly contentDelta = new RepeatedTextEvent(OBFUSCATION);
+  private readonly contentDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
 
   constructor(private readonly hideUsageEvents: boolean) {}
 

@@ -76,12 +76,6 @@ const chunkChoice = z.looseObject({
   finish_reason: lenient(z.string()),
 });
 
-/**
- * The random padding OpenAI adds to every chunk of a stream by default
- * (`stream_options.include_obfuscation`, against size side channels); nothing reads it.
- */
-export const OBFUSCATION = 'obfuscation';
-
 /** A `chat.completion.chunk`, or the `{"error": {...}}` an upstream sends in its place. */
 export const openAIChatChunkSchema = z.looseObject({
   id: lenient(z.string()),

@@ -9,6 +9,7 @@ import { usageFromWire } from './convert-openai-responses-usage.js';
 import { isJsonObject, membersOf, parseJson } from '../wire-json.js';
 import {
   openAIResponsesStreamEventSchema,
+  SEQUENCE_NUMBER,
   type OpenAIResponsesWireResponse as WireResponse,
   type OpenAIResponsesWireStreamEvent,
 } from './wire-schemas.js';
@@ -17,6 +18,7 @@ type WireItem = NonNullable<OpenAIResponsesWireStreamEvent['item']>;
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
 import { mapOpenAIResponsesErrorStatus } from './map-openai-responses-error-status.js';
 import { readEncryptedContent, SUMMARY_SEPARATOR } from './reasoning-item.js';
+import { OPENAI_OBFUSCATION, RepeatedTextEvent } from '../repeated-text-event.js';
 
 type Block =
   | { kind: 'text'; index: number; text: string }
@@ -46,11 +48,21 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
   private hasRefusal = false;
   private webSearchCalls = 0;
   private brokenBy: string | undefined;
+  private readonly repeatedDelta = new RepeatedTextEvent([SEQUENCE_NUMBER, OPENAI_OBFUSCATION]);
+  /** What the learnt delta event is, when one is learnt. */
+  private learntDelta: { type: string; outputIndex: number; contentIndex: number } | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
     if (this.ended) return [];
+    const learnt = this.learntDelta;
+    const piece = learnt && this.repeatedDelta.textOf(event.data);
+    if (learnt && piece !== undefined) {
+      const out: StreamEvent[] = [];
+      this.delta(out, learnt.type, learnt.outputIndex, learnt.contentIndex, piece);
+      return out;
+    }
     const json = parseJson(event.data);
     const value = json.ok && isJsonObject(json.value) ? json.value : undefined;
     const parsed = value && openAIResponsesStreamEventSchema.safeParse(value);
@@ -68,6 +80,10 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
     const outputIndex = data.output_index ?? 0;
     const contentIndex = data.content_index ?? 0;
     const textKey = `text:${outputIndex}:${contentIndex}`;
+    if (this.delta(out, type, outputIndex, contentIndex, data.delta ?? '')) {
+      this.learnDelta(event.data, value, type, outputIndex, contentIndex);
+      return out;
+    }
     switch (type) {
       case 'response.output_item.added':
         this.itemAdded(out, outputIndex, data.item ?? {});
@@ -82,13 +98,6 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
       case 'response.content_part.done':
         if (isTextPart(data.part)) this.close(out, textKey);
         break;
-      case 'response.refusal.delta':
-        this.hasRefusal = true;
-        this.text(out, textKey, data.delta ?? '');
-        break;
-      case 'response.output_text.delta':
-        this.text(out, textKey, data.delta ?? '');
-        break;
       case 'response.output_text.done':
       case 'response.refusal.done':
         this.completeText(out, textKey, data.text ?? data.refusal);
@@ -100,16 +109,6 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
         }
         break;
       }
-      case 'response.reasoning_summary_text.delta':
-      case 'response.reasoning_text.delta': {
-        const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
-        const delta = data.delta ?? '';
-        if (delta !== '') out.push({ type: 'reasoning-delta', index: block.index, text: delta });
-        break;
-      }
-      case 'response.function_call_arguments.delta':
-        this.argumentsDelta(out, outputIndex, data.delta ?? '');
-        break;
       case 'response.function_call_arguments.done':
         this.completeArguments(out, outputIndex, data.arguments);
         break;
@@ -144,6 +143,56 @@ export class OpenAIResponsesStreamDecoder implements StreamDecoder {
 
   broken(): string | undefined {
     return this.brokenBy;
+  }
+
+  /** A delta of output text, refusal, reasoning or call arguments; false for an event of any other type. */
+  private delta(
+    out: StreamEvent[],
+    type: string,
+    outputIndex: number,
+    contentIndex: number,
+    delta: string,
+  ): boolean {
+    switch (type) {
+      case 'response.refusal.delta':
+        this.hasRefusal = true;
+        this.text(out, `text:${outputIndex}:${contentIndex}`, delta);
+        return true;
+      case 'response.output_text.delta':
+        this.text(out, `text:${outputIndex}:${contentIndex}`, delta);
+        return true;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const block = this.open(out, `reasoning:${outputIndex}`, 'reasoning');
+        if (delta !== '') out.push({ type: 'reasoning-delta', index: block.index, text: delta });
+        return true;
+      }
+      case 'response.function_call_arguments.delta':
+        this.argumentsDelta(out, outputIndex, delta);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Learns a delta event typed by its own `type` member whose delta is a string: the next events
+   * equal to it but for the delta, the number and the padding are read by their delta alone, as
+   * deltas of the same type and indexes. Anything else forgets it.
+   */
+  private learnDelta(
+    data: string,
+    value: Record<string, unknown>,
+    type: string,
+    outputIndex: number,
+    contentIndex: number,
+  ): void {
+    if (value.type !== type || typeof value.delta !== 'string') {
+      this.learntDelta = undefined;
+      return;
+    }
+    this.repeatedDelta.learn(data, 'delta', value.delta);
+    this.learntDelta = { type, outputIndex, contentIndex };
   }
 
   private ensureStarted(out: StreamEvent[], response: WireResponse | undefined): void {

@@ -12,6 +12,8 @@ import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { isJsonObject, parseJson, asCount } from '../wire-json.js';
 import { convertOpenAIResponsesUsage } from './convert-openai-responses-usage.js';
+import { OPENAI_OBFUSCATION, RepeatedTextEvent } from '../repeated-text-event.js';
+import { SEQUENCE_NUMBER } from './wire-schemas.js';
 
 /** Events whose `response` carries the final usage (https://platform.openai.com/docs/api-reference/responses-streaming). */
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
@@ -57,27 +59,44 @@ function responseFacts(response: Record<string, unknown>): ReplyFacts {
 }
 
 /**
- * Every event is parsed once: for usage (on the terminal event) and produced text, and to check it
+ * Every event is read once: for usage (on the terminal event) and produced text, and to check it
  * is a JSON object. The stream is whole once a terminal event came; `error` and `response.failed`
- * are the upstream's own errors.
+ * are the upstream's own errors. A delta event that repeats the last one but for its delta, its
+ * `sequence_number` and its `obfuscation` padding is read by its delta alone (`RepeatedTextEvent`);
+ * its number is read only if an error event of the gateway's must follow it.
  */
 class OpenAIResponsesStreamTap implements StreamTap {
   private reported: Usage | undefined;
   private readonly produced: string[] = [];
   private ended = false;
   private lastSequence = -1;
+  /** The last event read by its delta alone, when no event with a number was parsed after it: its number, if any, is the last. */
+  private lastRepeated: string | undefined;
   private terminal: ReplyFacts | undefined;
+  private readonly textDelta = new RepeatedTextEvent([SEQUENCE_NUMBER, OPENAI_OBFUSCATION]);
 
   onEvent(event: SseEvent): TapVerdict {
+    const repeated = this.textDelta.textOf(event.data);
+    if (repeated !== undefined) {
+      this.produced.push(repeated);
+      this.lastRepeated = event.data;
+      return FORWARD;
+    }
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isJsonObject(parsed.value))
       return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
     const data = parsed.value;
-    if (typeof data.sequence_number === 'number') this.lastSequence = data.sequence_number;
+    if (typeof data.sequence_number === 'number') {
+      this.lastSequence = data.sequence_number;
+      this.lastRepeated = undefined;
+    }
     const type = typeof data.type === 'string' ? data.type : event.event;
     if (type === undefined) return FORWARD;
     if (TEXT_DELTA_EVENTS.has(type)) {
-      if (typeof data.delta === 'string') this.produced.push(data.delta);
+      if (typeof data.delta !== 'string') return FORWARD;
+      this.produced.push(data.delta);
+      // Typed by its own member: the next data that matches it is of its type whatever its SSE name.
+      if (type === data.type) this.textDelta.learn(event.data, 'delta', data.delta);
       return FORWARD;
     }
     if (type === 'error') return { kind: 'upstream-error', message: errorMessage(data) };
@@ -110,9 +129,19 @@ class OpenAIResponsesStreamTap implements StreamTap {
 
   /** Numbered after the last event the client got, as every event of a Responses stream is. */
   errorEvent({ message, code }: StreamEndingError): string {
-    const event = { type: 'error', code, message, param: null, sequence_number: this.lastSequence + 1 };
+    const repeated = this.lastRepeated === undefined ? undefined : sequenceOf(this.lastRepeated);
+    const sequence = repeated ?? this.lastSequence;
+    const event = { type: 'error', code, message, param: null, sequence_number: sequence + 1 };
     return `event: error\ndata: ${JSON.stringify(event)}\n\n`;
   }
+}
+
+/** The `sequence_number` of an event read by its delta alone, if it has one. */
+function sequenceOf(data: string): number | undefined {
+  const parsed = parseJson(data);
+  return parsed.ok && isJsonObject(parsed.value) && typeof parsed.value.sequence_number === 'number'
+    ? parsed.value.sequence_number
+    : undefined;
 }
 
 /** The message of an `error` event (or of the `error` inside one) or of a failed response's `error`. */

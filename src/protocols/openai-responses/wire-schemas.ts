@@ -47,6 +47,9 @@ export const openAIResponsesResponseSchema = z.looseObject({
 
 export type OpenAIResponsesWireResponse = z.infer<typeof openAIResponsesResponseSchema>;
 
+/** Every event of a Responses stream is numbered, from 0 on, in this member. */
+export const SEQUENCE_NUMBER = 'sequence_number';
+
 /**
  * Any stream event: one schema with the members of every event type the decoder reads, so each
  * event is parsed once. `code`, `message` and `error` are those of an `error` event.

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { LossLog } from '../../../src/ir/loss.js';
 import type { StreamEvent } from '../../../src/ir/stream-event.js';
 import { openAIResponsesCodec as codec } from '../../../src/protocols/openai-responses/codec.js';
@@ -365,5 +365,125 @@ describe('stream decoder: endings and leniency', () => {
       finishReason: { unified: 'tool-calls' },
       usage: { inputTokens: 20 },
     });
+  });
+});
+
+describe('stream decoder on repeated delta events', () => {
+  const delta = (type: string, sequence: number, piece: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      type,
+      sequence_number: sequence,
+      item_id: 'item_1',
+      output_index: 0,
+      content_index: 0,
+      delta: piece,
+      obfuscation: 'pad',
+      ...extra,
+    });
+  const created = JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'r' } });
+  /** What each event decodes to, what the end adds, and the losses. */
+  const decode = (...events: string[]) => {
+    const losses = new LossLog();
+    const decoder = createDecoder(losses);
+    const perEvent = events.map((data) => decoder.push({ event: undefined, data }));
+    return { perEvent, end: decoder.end(), losses: losses.losses };
+  };
+
+  test('a delta event that repeats the last but for its delta, number and padding is read by its delta alone', () => {
+    const decoder = createDecoder(new LossLog());
+    decoder.push({ event: undefined, data: created });
+    const text = (sequence: number, piece: string, padding: string) =>
+      delta('response.output_text.delta', sequence, piece, { obfuscation: padding });
+    decoder.push({ event: undefined, data: text(1, 'first', 'p') });
+    const parse = vi.spyOn(JSON, 'parse');
+    let events: StreamEvent[];
+    try {
+      events = [text(2, 'sec"ond', ''), text(10, '', 'long padding'), text(11, 'third', 'x')].flatMap(
+        (data) => decoder.push({ event: undefined, data }),
+      );
+      expect(parse.mock.calls.map(([source]) => source)).toEqual(['"sec\\"ond"', '""', '"third"']);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(events).toEqual([
+      { type: 'text-delta', index: 0, text: 'sec"ond' },
+      { type: 'text-delta', index: 0, text: 'third' },
+    ]);
+    expect(decoder.push({ event: undefined, data: text(12, 'x', 'y').replace('"y"', '"\\q"') })).toEqual([]);
+    expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
+  });
+
+  // Each pair: a learnt delta event, then one that differs in what the decoder reads. The second
+  // must decode as it does when it cannot match (another item id, which the decoder does not read).
+  const differing: [string, string, string][] = [
+    [
+      'another content part',
+      delta('response.output_text.delta', 1, 'a'),
+      delta('response.output_text.delta', 2, 'b', { content_index: 1 }),
+    ],
+    [
+      'another output item',
+      delta('response.output_text.delta', 1, 'a'),
+      delta('response.output_text.delta', 2, 'b', { output_index: 1 }),
+    ],
+    [
+      'a refusal after text',
+      delta('response.output_text.delta', 1, 'a'),
+      delta('response.refusal.delta', 2, 'b'),
+    ],
+    [
+      'reasoning, then text',
+      delta('response.reasoning_summary_text.delta', 1, 'a'),
+      delta('response.output_text.delta', 2, 'b'),
+    ],
+    [
+      'arguments of another call',
+      delta('response.function_call_arguments.delta', 1, '{'),
+      delta('response.function_call_arguments.delta', 2, '}', { output_index: 3 }),
+    ],
+    [
+      'an event typed by its SSE name alone',
+      JSON.stringify({ sequence_number: 1, item_id: 'item_1', delta: 'a' }),
+      JSON.stringify({ sequence_number: 2, item_id: 'item_1', delta: 'b' }),
+    ],
+  ];
+  test.each(differing)('%s: decoded as when parsed whole', (_name, first, second) => {
+    const unmatched = second.replace('"item_1"', '"item_2"');
+    expect(decode(created, first, second)).toEqual(decode(created, first, unmatched));
+    expect(decode(created, first, second, second)).toEqual(decode(created, first, unmatched, unmatched));
+  });
+
+  test('a delta typed by its SSE name alone is not learnt: the same data may come under another name', () => {
+    const untyped = (sequence: number, piece: string) =>
+      JSON.stringify({ sequence_number: sequence, item_id: 'item_1', output_index: 0, delta: piece });
+    const named = (names: string[], rename: boolean) => {
+      const decoder = createDecoder(new LossLog());
+      decoder.push({ event: undefined, data: created });
+      return names.map((name, index) => {
+        const data = untyped(index + 1, 'x');
+        return decoder.push({
+          event: name,
+          data: rename && index > 0 ? data.replace('"item_1"', '"i"') : data,
+        });
+      });
+    };
+    const names = ['response.output_text.delta', 'response.reasoning_text.delta'];
+    expect(named(names, false)).toEqual(named(names, true));
+  });
+
+  test('repeated deltas of each type decode as when parsed whole', () => {
+    for (const type of [
+      'response.output_text.delta',
+      'response.refusal.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_text.delta',
+      'response.function_call_arguments.delta',
+    ]) {
+      const events = ['a', '', 'b"c', 'd'].map((piece, index) => delta(type, index + 1, piece));
+      const unmatched = events.map((data, index) =>
+        index === 0 ? data : data.replace('"item_1"', `"i${index}"`),
+      );
+      expect([type, decode(created, ...events)]).toEqual([type, decode(created, ...unmatched)]);
+    }
   });
 });
