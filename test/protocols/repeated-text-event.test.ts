@@ -17,6 +17,19 @@ const delta = (content: unknown, extra: object = {}) =>
     ...extra,
   });
 
+/** OpenAI's own Responses delta: numbered, then the delta, then the padding. */
+const numbered = (sequence: unknown, delta: unknown, obfuscation: unknown = 'pad') =>
+  JSON.stringify({
+    type: 'response.output_text.delta',
+    sequence_number: sequence,
+    item_id: 'msg_1',
+    output_index: 0,
+    content_index: 0,
+    delta,
+    logprobs: [],
+    obfuscation,
+  });
+
 describe('RepeatedTextEvent', () => {
   const learnt = () => {
     const reader = new RepeatedTextEvent();
@@ -161,18 +174,6 @@ describe('RepeatedTextEvent with an unread member', () => {
 });
 
 describe('RepeatedTextEvent with an unread number', () => {
-  /** OpenAI's own Responses delta: numbered, then the delta, then the padding. */
-  const numbered = (sequence: unknown, delta: unknown, obfuscation: unknown = 'pad') =>
-    JSON.stringify({
-      type: 'response.output_text.delta',
-      sequence_number: sequence,
-      item_id: 'msg_1',
-      output_index: 0,
-      content_index: 0,
-      delta,
-      logprobs: [],
-      obfuscation,
-    });
   const learnt = () => {
     const reader = new RepeatedTextEvent(['sequence_number', 'obfuscation']);
     reader.learn(numbered(9, 'Hello'), 'delta', 'Hello');
@@ -342,30 +343,19 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
 
 describe('the OpenAI Responses stream tap on repeated deltas', () => {
   const event = (data: string, name?: string): SseEvent => ({ event: name, id: undefined, data });
-  const textDelta = (sequence: number, delta: string, obfuscation = 'pad') =>
-    JSON.stringify({
-      type: 'response.output_text.delta',
-      sequence_number: sequence,
-      item_id: 'msg_1',
-      output_index: 0,
-      content_index: 0,
-      delta,
-      logprobs: [],
-      obfuscation,
-    });
   const errorNumber = (tap: ReturnType<typeof openAIResponsesPassthrough.createStreamTap>) =>
     JSON.parse(tap.errorEvent({ message: 'm', code: 'c', status: 502 }).split('data: ')[1]!).sequence_number;
 
   it('reads a repeated delta by its delta alone, and numbers its own error after the last event', () => {
     const tap = openAIResponsesPassthrough.createStreamTap({ hideUsageEvents: false });
-    tap.onEvent(event(textDelta(4, 'first')));
+    tap.onEvent(event(numbered(4, 'first')));
     const parse = vi.spyOn(JSON, 'parse');
     try {
       for (const [sequence, piece, padding] of [
         [5, 'second', 'x'],
         [6, 'thi"rd', ''],
       ] as const)
-        expect(tap.onEvent(event(textDelta(sequence, piece, padding)))).toEqual({ kind: 'forward' });
+        expect(tap.onEvent(event(numbered(sequence, piece, padding)))).toEqual({ kind: 'forward' });
       expect(parse.mock.calls.map(([source]) => source)).toEqual(['"second"', '"thi\\"rd"']);
     } finally {
       parse.mockRestore();
@@ -375,8 +365,8 @@ describe('the OpenAI Responses stream tap on repeated deltas', () => {
     // An event parsed whole after it numbers the error; one without a number does not.
     tap.onEvent(event(JSON.stringify({ type: 'response.output_text.done', sequence_number: 8, text: 'x' })));
     expect(errorNumber(tap)).toBe(9);
-    tap.onEvent(event(textDelta(9, 'again')));
-    tap.onEvent(event(textDelta(10, 'more')));
+    tap.onEvent(event(numbered(9, 'again')));
+    tap.onEvent(event(numbered(10, 'more')));
     tap.onEvent(event(JSON.stringify({ type: 'keepalive' })));
     expect(errorNumber(tap)).toBe(11);
   });
@@ -402,8 +392,8 @@ describe('the OpenAI Responses stream tap on repeated deltas', () => {
     } finally {
       parse.mockRestore();
     }
-    tap.onEvent(event(textDelta(3, 'c')));
-    expect(tap.onEvent(event(textDelta(4, 'd').replace('"pad"', '"p\\qd"')))).toMatchObject({
+    tap.onEvent(event(numbered(3, 'c')));
+    expect(tap.onEvent(event(numbered(4, 'd').replace('"pad"', '"p\\qd"')))).toMatchObject({
       kind: 'invalid',
     });
     expect(tap.producedText()).toBe('abc');
