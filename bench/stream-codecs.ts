@@ -5,7 +5,8 @@
  * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
  * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
  * same stream as OpenAI itself writes it, with its padding, and the same pieces as OpenAI writes a
- * Responses stream are timed through the Responses tap and to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
+ * Responses stream are timed through the Responses tap and to a chat client, and the same pieces
+ * as Gemini streams them through the Gemini tap and to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
  * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
  * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
  * after the other.
@@ -54,6 +55,7 @@ const { openAIChatPassthrough } = (await load('openai-chat/passthrough.js')) as 
 const { openAIResponsesPassthrough } = (await load('openai-responses/passthrough.js')) as {
   openAIResponsesPassthrough: Passthrough;
 };
+const { geminiPassthrough } = (await load('gemini/passthrough.js')) as { geminiPassthrough: Passthrough };
 const { LossLog } = (await import(path.join(root, 'dist/ir/loss.js'))) as { LossLog: new () => unknown };
 
 /** A stream as the bench upstream writes it, read back into events (each frame one `data` line). */
@@ -144,6 +146,45 @@ const openAIResponsesStream = ((): SseEvent[] => {
   }));
 })();
 
+/**
+ * The same 100 pieces as Gemini streams them (`alt=sse`): each chunk a whole response with the usage
+ * so far, written with a space after every colon; the last one carries the finish.
+ */
+const geminiStream = ((): SseEvent[] => {
+  const pieces = dialects.chat.chunks.map(
+    (frame) => JSON.parse(frame.slice('data: '.length)).choices[0].delta.content as string,
+  );
+  const written = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map(written).join(',')}]`;
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    return `{${Object.entries(value)
+      .map(([key, member]) => `${JSON.stringify(key)}: ${written(member)}`)
+      .join(',')}}`;
+  };
+  const prompt = 12;
+  return pieces.map((text, index) => {
+    const last = index === pieces.length - 1;
+    const candidate = {
+      content: { parts: [{ text }], role: 'model' },
+      ...(last && { finishReason: 'STOP' }),
+      index: 0,
+    };
+    const usageMetadata = {
+      promptTokenCount: prompt,
+      ...(index > 0 && { candidatesTokenCount: index + 1 }),
+      totalTokenCount: prompt + index + 1,
+      ...((index === 0 || last) && { promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }] }),
+    };
+    const chunk = {
+      candidates: [candidate],
+      usageMetadata,
+      modelVersion: 'bench-model',
+      responseId: 'mPQcaZ2gB9qx',
+    };
+    return { event: undefined, id: undefined, data: written(chunk) };
+  });
+})();
+
 let written = 0;
 const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
   const tap = passthrough.createStreamTap({ hideUsageEvents: false });
@@ -183,6 +224,8 @@ const cases: [string, () => void][] = [
     converted(openAIResponsesCodec, openAIChatCodec, openAIResponsesStream),
   ],
   ['chat stream to a Gemini client', converted(openAIChatCodec, geminiCodec, chatStream)],
+  ["Gemini's own stream, passthrough tap", tapped(geminiPassthrough, geminiStream)],
+  ["Gemini's own stream to a chat client", converted(geminiCodec, openAIChatCodec, geminiStream)],
 ];
 
 console.log(`build: ${root}`);
