@@ -129,17 +129,27 @@ function partAt(data: string, part: string, at: number): boolean {
 }
 
 const TEXT_ONLY: Hole[] = ['text'];
+/** Space, tab, line feed and carriage return. */
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const ABSENT = -2;
 
 /**
  * Where the value of the member `"name":` starts, when `"name"` occurs in `data` once, before a
- * colon; `ABSENT` when it does not occur, -1 otherwise.
+ * colon; `ABSENT` when it does not occur, -1 otherwise. JSON's whitespace may stand on either side
+ * of the colon (Gemini writes a space after it).
  */
 function memberValueAt(data: string, name: string): number {
   const quoted = `"${name}"`;
   const at = data.indexOf(quoted);
   if (at < 0) return ABSENT;
   if (data.indexOf(quoted, at + 1) >= 0) return -1;
-  const colon = at + quoted.length;
-  return data.charCodeAt(colon) === COLON ? colon + 1 : -1;
+  const colon = afterWhitespace(data, at + quoted.length);
+  return data.charCodeAt(colon) === COLON ? afterWhitespace(data, colon + 1) : -1;
+}
+
+/** The index of the first character at or after `from` that is not JSON whitespace. */
+function afterWhitespace(data: string, from: number): number {
+  let at = from;
+  while (JSON_WHITESPACE.has(data.charCodeAt(at))) at++;
+  return at;
 }

@@ -77,6 +77,24 @@ describe('RepeatedTextEvent', () => {
     expect(reader.textOf(escaped.replace('"y"', '"z"'))).toBeUndefined();
   });
 
+  it('learns a member with JSON whitespace on either side of its colon, as Gemini writes it', () => {
+    for (const [before, after] of [
+      ['', ' '],
+      [' ', ''],
+      ['\t', '\n  '],
+      ['\r\n', ' \t'],
+    ]) {
+      const spaced = (text: string, total: number) =>
+        `{"parts": [{"text"${before}:${after}${JSON.stringify(text)}}],"usage": {"total"${before}:${after}${total}}}`;
+      expect(JSON.parse(spaced('a', 1))).toEqual({ parts: [{ text: 'a' }], usage: { total: 1 } });
+      const reader = new RepeatedTextEvent(['total']);
+      reader.learn(spaced('a', 1), 'text', 'a');
+      expect([before, after, reader.textOf(spaced('b "c"', 12))]).toEqual([before, after, 'b "c"']);
+      // The whitespace is part of the learnt event: other whitespace is parsed whole.
+      expect(reader.textOf(spaced('b', 2).replace(`"text"${before}:${after}`, '"text":'))).toBeUndefined();
+    }
+  });
+
   it('never reads an event of unknown shape before it learnt one', () => {
     expect(new RepeatedTextEvent().textOf(delta('x'))).toBeUndefined();
   });

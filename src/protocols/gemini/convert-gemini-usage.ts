@@ -1,5 +1,5 @@
 import type { Usage } from '../../ir/usage.js';
-import { asCount, isJsonObject } from '../wire-json.js';
+import { asCount, isJsonObject, parseJson } from '../wire-json.js';
 
 /**
  * `usageMetadata` (https://ai.google.dev/api/generate-content#UsageMetadata) to canonical usage.
@@ -33,6 +33,18 @@ export function convertGeminiUsage(raw: unknown): Usage | undefined {
     estimated: false,
     raw,
   };
+}
+
+/**
+ * The members of `usageMetadata` that grow from chunk to chunk of a stream as the answer does: a
+ * reader that needs only the last chunk's usage can leave them unread in the others.
+ */
+export const GEMINI_GROWING_COUNTS = ['candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount'];
+
+/** The usage of a chunk kept unparsed (read by its text alone), when it has any. */
+export function convertGeminiChunkUsage(data: string): Usage | undefined {
+  const parsed = parseJson(data);
+  return parsed.ok && isJsonObject(parsed.value) ? convertGeminiUsage(parsed.value.usageMetadata) : undefined;
 }
 
 /**

@@ -5,12 +5,19 @@ import type { Usage } from '../../ir/usage.js';
 import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
-import { convertGeminiUsage, countGeminiWebSearches } from './convert-gemini-usage.js';
+import {
+  convertGeminiChunkUsage,
+  convertGeminiUsage,
+  countGeminiWebSearches,
+  GEMINI_GROWING_COUNTS,
+} from './convert-gemini-usage.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiPart, type GeminiPartView, type GeminiSignature } from './read-gemini-part.js';
 import { readResponseIdentity } from './response-identity.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { asCount, jsonEqual, parseJson } from '../wire-json.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
+import { singleTextPart } from './single-text-part.js';
 import { geminiResponseSchema, type GeminiCandidateRead, type GeminiResponseRead } from './wire-schemas.js';
 
 type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
@@ -23,6 +30,9 @@ type OpenBlock = { kind: 'text' | 'reasoning'; index: number };
  * function call arrives whole and is a complete tool-call block, a generated image a `file` block. Usage is cumulative, so the
  * latest counts go with the finish; counts arriving after it follow as a trailing `usage`.
  * `{"error": {...}}` ends the stream with an `error`; an event that is not a JSON object breaks it.
+ * A chunk that repeats the last one of a single text part but for its text and its growing counts
+ * is read by its text alone (`RepeatedTextEvent`); its usage is read only if it is still the latest
+ * at the finish.
  */
 export class GeminiStreamDecoder implements StreamDecoder {
   private started = false;
@@ -37,11 +47,29 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private webSearchCalls = 0;
   private sawToolCall = false;
   private brokenBy: string | undefined;
+  private readonly textPart = new RepeatedTextEvent(GEMINI_GROWING_COUNTS);
+  private learntThought = false;
+  /** The last chunk read by its text alone, when no chunk with usage was parsed after it: its usage is the latest. */
+  private lastRepeated: string | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
     if (this.errored) return [];
+    const repeated = this.finished ? undefined : this.textPart.textOf(event.data);
+    if (repeated !== undefined) {
+      this.chunks++;
+      this.lastRepeated = event.data;
+      const out: StreamEvent[] = [];
+      const view = {
+        kind: 'text',
+        text: repeated,
+        thought: this.learntThought,
+        signature: undefined,
+      } as const;
+      this.part(view, out, { path: '' });
+      return out;
+    }
     const path = `chunk[${this.chunks++}]`;
     const json = parseJson(event.data);
     const parsed = json.ok ? geminiResponseSchema.safeParse(json.value) : undefined;
@@ -56,7 +84,10 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const out: StreamEvent[] = [];
     if (!this.started) this.start(chunk, out);
     const usage = convertGeminiUsage(chunk.usageMetadata);
-    if (usage) this.usage = usage;
+    if (usage) {
+      this.usage = usage;
+      this.lastRepeated = undefined;
+    }
     const candidates = chunk.candidates ?? [];
     for (const index of candidates.keys())
       if (index > 0) this.losses.dropped(`${path}.candidates[${index}]`, 'only the first candidate is kept');
@@ -83,6 +114,11 @@ export class GeminiStreamDecoder implements StreamDecoder {
     if (finishReason !== undefined)
       this.finish(mapGeminiFinishReason(finishReason, { hasToolCalls: this.sawToolCall }), out);
     else if (blockReason !== undefined) this.finish({ unified: 'content-filter', raw: blockReason }, out);
+    const textPart = json.ok ? singleTextPart(json.value) : undefined;
+    if (textPart !== undefined) {
+      this.learntThought = textPart.thought;
+      this.textPart.learn(event.data, 'text', textPart.text);
+    }
     return out;
   }
 
@@ -231,6 +267,10 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   private currentUsage(): Usage | undefined {
+    if (this.lastRepeated !== undefined) {
+      this.usage = convertGeminiChunkUsage(this.lastRepeated) ?? this.usage;
+      this.lastRepeated = undefined;
+    }
     return this.usage && { ...this.usage, webSearchCalls: this.webSearchCalls };
   }
 }

@@ -9,9 +9,17 @@ import {
 } from '../passthrough-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
-import { convertGeminiUsage, countGeminiWebSearches, countWebSearchQueries } from './convert-gemini-usage.js';
+import {
+  convertGeminiChunkUsage,
+  convertGeminiUsage,
+  countGeminiWebSearches,
+  countWebSearchQueries,
+  GEMINI_GROWING_COUNTS,
+} from './convert-gemini-usage.js';
 import { formatGeminiStreamError } from './stream-error-event.js';
 import { asCount, asString, isJsonObject, parseJson } from '../wire-json.js';
+import { singleTextPart } from './single-text-part.js';
+import { RepeatedTextEvent } from '../repeated-text-event.js';
 
 /**
  * generateContent to a Gemini upstream. The model is in the URL, so the body goes out untouched,
@@ -55,17 +63,28 @@ export const geminiPassthrough: PassthroughCodec = {
  * chunk repeats the usage so far, cumulatively, so the last one seen is the answer; produced text
  * is every part's text (thoughts included) and every function call's arguments. The stream is
  * whole once a candidate has a `finishReason` (or the prompt was blocked); `{"error": {...}}` is
- * the upstream's own error.
+ * the upstream's own error. A chunk that repeats the last one of a single text part but for its
+ * text and its growing counts is read by its text alone (`RepeatedTextEvent`); its usage is read
+ * only if no later chunk brings usage of its own.
  */
 class GeminiStreamTap implements StreamTap {
   private reported: Usage | undefined;
+  /** The last chunk read by its text alone, when no chunk was parsed after it: its usage is the latest. */
+  private lastRepeated: string | undefined;
   private webSearchCalls = 0;
   private readonly produced: string[] = [];
   private ended = false;
   private model: string | undefined;
   private finishReason: string | undefined;
+  private readonly textPart = new RepeatedTextEvent(GEMINI_GROWING_COUNTS);
 
   onEvent(event: SseEvent): TapVerdict {
+    const repeated = this.textPart.textOf(event.data);
+    if (repeated !== undefined) {
+      this.produced.push(repeated);
+      this.lastRepeated = event.data;
+      return FORWARD;
+    }
     const parsed = parseJson(event.data);
     if (!parsed.ok || !isJsonObject(parsed.value))
       return { kind: 'invalid', detail: notJsonObjectDetail(event.data) };
@@ -83,7 +102,10 @@ class GeminiStreamTap implements StreamTap {
     if (isJsonObject(chunk.promptFeedback) && asString(chunk.promptFeedback.blockReason) !== undefined)
       this.ended = true;
     this.webSearchCalls = Math.max(this.webSearchCalls, countGeminiWebSearches(candidate));
-    this.reported = convertGeminiUsage(chunk.usageMetadata) ?? this.reported;
+    this.reported = convertGeminiUsage(chunk.usageMetadata) ?? this.repeatedUsage() ?? this.reported;
+    this.lastRepeated = undefined;
+    const part = singleTextPart(chunk);
+    if (part !== undefined) this.textPart.learn(event.data, 'text', part.text);
     return FORWARD;
   }
 
@@ -92,7 +114,8 @@ class GeminiStreamTap implements StreamTap {
   }
 
   usage(): Usage | undefined {
-    return this.reported && { ...this.reported, webSearchCalls: this.webSearchCalls };
+    const reported = this.repeatedUsage() ?? this.reported;
+    return reported && { ...reported, webSearchCalls: this.webSearchCalls };
   }
 
   producedText(): string {
@@ -105,6 +128,11 @@ class GeminiStreamTap implements StreamTap {
 
   errorEvent(error: StreamEndingError): string {
     return formatGeminiStreamError(error);
+  }
+
+  /** The usage of the last chunk read by its text alone, if one was and it has usage. */
+  private repeatedUsage(): Usage | undefined {
+    return this.lastRepeated === undefined ? undefined : convertGeminiChunkUsage(this.lastRepeated);
   }
 
   private collect(candidate: unknown): void {
