@@ -13,6 +13,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { benchDialects, type Dialect } from './bench-dialects.js';
 
 const root = process.env.BENCH_BUILD ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,6 +58,13 @@ const { openAIResponsesPassthrough } = (await load('openai-responses/passthrough
   openAIResponsesPassthrough: Passthrough;
 };
 const { geminiPassthrough } = (await load('gemini/passthrough.js')) as { geminiPassthrough: Passthrough };
+const { bedrockConverseCodec } = (await load('bedrock-converse/codec.js')) as { bedrockConverseCodec: Codec };
+const { createBedrockStreamFraming } = (await import(
+  path.join(root, 'dist/providers/bedrock/bedrock-stream-framing.js')
+)) as { createBedrockStreamFraming(mode: 'invoke' | 'converse'): { push(chunk: Buffer): string } };
+const { SseEventReader } = (await load('sse/sse-event-reader.js')) as {
+  SseEventReader: new (onEvent: (event: SseEvent) => void) => { push(chunk: Uint8Array): void };
+};
 const { LossLog } = (await import(path.join(root, 'dist/ir/loss.js'))) as { LossLog: new () => unknown };
 
 /** A stream as the bench upstream writes it, read back into events (each frame one `data` line). */
@@ -185,6 +194,47 @@ const geminiStream = ((): SseEvent[] => {
   });
 })();
 
+/** An AWS event-stream frame as Bedrock sends it, its payload padded with `p` as Bedrock pads it. */
+const eventStream = new EventStreamCodec(toUtf8, fromUtf8);
+const bedrockFrame = (eventType: string, payload: object, index: number): Buffer => {
+  const headers = { ':event-type': eventType, ':content-type': 'application/json', ':message-type': 'event' };
+  const typed = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, { type: 'string' as const, value }]),
+  );
+  const p = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0'.slice(0, 1 + ((index * 7) % 52));
+  return Buffer.from(
+    eventStream.encode({ headers: typed, body: fromUtf8(JSON.stringify({ ...payload, p })) }),
+  );
+};
+/** The Anthropic stream as Bedrock's invoke-with-response-stream sends it: each event in a `chunk` frame. */
+const bedrockInvokeFrames = messagesStream.map((item, index) =>
+  bedrockFrame('chunk', { bytes: Buffer.from(item.data).toString('base64') }, index),
+);
+/** The same 100 pieces as Bedrock's converse-stream sends them. */
+const bedrockConverseFrames = [
+  bedrockFrame('messageStart', { role: 'assistant' }, 0),
+  ...dialects.chat.chunks.map((frame, index) =>
+    bedrockFrame(
+      'contentBlockDelta',
+      {
+        contentBlockIndex: 0,
+        delta: { text: JSON.parse(frame.slice('data: '.length)).choices[0].delta.content },
+      },
+      index + 1,
+    ),
+  ),
+  bedrockFrame('contentBlockStop', { contentBlockIndex: 0 }, 1),
+  bedrockFrame('messageStop', { stopReason: 'end_turn' }, 2),
+  bedrockFrame(
+    'metadata',
+    {
+      usage: { inputTokens: 12, outputTokens: CHUNKS, totalTokens: 12 + CHUNKS },
+      metrics: { latencyMs: 100 },
+    },
+    3,
+  ),
+];
+
 let written = 0;
 const tapped = (passthrough: Passthrough, stream: SseEvent[]) => () => {
   const tap = passthrough.createStreamTap({ hideUsageEvents: false });
@@ -199,6 +249,13 @@ const converted = (from: Codec, to: Codec, stream: SseEvent[]) => () => {
     for (const canonical of decoder.push(item)) written += encoder.push(canonical).length;
   for (const canonical of decoder.end()) written += encoder.push(canonical).length;
   written += encoder.end().length;
+};
+
+/** Frames read as the gateway reads them: to SSE text, then to events for `consume`. */
+const framed = (mode: 'invoke' | 'converse', frames: Buffer[], consume: (event: SseEvent) => void) => {
+  const framing = createBedrockStreamFraming(mode);
+  const reader = new SseEventReader(consume);
+  for (const frame of frames) reader.push(Buffer.from(framing.push(frame)));
 };
 
 const cases: [string, () => void][] = [
@@ -226,6 +283,31 @@ const cases: [string, () => void][] = [
   ['chat stream to a Gemini client', converted(openAIChatCodec, geminiCodec, chatStream)],
   ["Gemini's own stream, passthrough tap", tapped(geminiPassthrough, geminiStream)],
   ["Gemini's own stream to a chat client", converted(geminiCodec, openAIChatCodec, geminiStream)],
+  [
+    "Bedrock's invoke stream, framing and Anthropic tap",
+    () => {
+      const tap = anthropicMessagesPassthrough.createStreamTap({ hideUsageEvents: false });
+      framed('invoke', bedrockInvokeFrames, (event) => tap.onEvent(event));
+      written += tap.producedText().length;
+    },
+  ],
+  [
+    "Bedrock's converse stream, framing and to a chat client",
+    () => {
+      const losses = new LossLog();
+      const decoder = bedrockConverseCodec.createStreamDecoder(losses);
+      const encoder = openAIChatCodec.createStreamEncoder({
+        losses,
+        estimatedInputTokens: 12,
+        model: 'bench-model',
+      });
+      framed('converse', bedrockConverseFrames, (event) => {
+        for (const canonical of decoder.push(event)) written += encoder.push(canonical).length;
+      });
+      for (const canonical of decoder.end()) written += encoder.push(canonical).length;
+      written += encoder.end().length;
+    },
+  ],
 ];
 
 console.log(`build: ${root}`);
