@@ -9,6 +9,9 @@ const COLON = 0x3a;
  */
 export const OPENAI_OBFUSCATION = 'obfuscation';
 
+/** The padding of letters Bedrock adds to every event payload, for the same reason; nothing reads it. */
+export const BEDROCK_PADDING = 'p';
+
 /** What stands in a hole of a learnt event: the text read, or a string or number nothing reads. */
 type Hole = 'text' | 'unread string' | 'unread number';
 

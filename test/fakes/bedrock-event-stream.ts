@@ -26,9 +26,14 @@ function frame(headers: Record<string, string>, body: string): Buffer {
 
 /** `:message-type: event`; the payload gets Bedrock's `p` padding unless `pad` is false. */
 export function eventFrame(eventType: string, payload: Record<string, unknown>, pad = true): Buffer {
+  return eventFrameOfText(eventType, JSON.stringify(pad ? padded(payload) : payload));
+}
+
+/** `:message-type: event` with `body` as its payload, byte for byte. */
+export function eventFrameOfText(eventType: string, body: string): Buffer {
   return frame(
     { ':event-type': eventType, ':content-type': 'application/json', ':message-type': 'event' },
-    JSON.stringify(pad ? padded(payload) : payload),
+    body,
   );
 }
 

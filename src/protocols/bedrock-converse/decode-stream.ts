@@ -8,6 +8,8 @@ import type { StreamDecoder } from '../protocol-codec.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { notJsonObjectDetail } from '../sse/stream-break.js';
 import { parseJson } from '../wire-json.js';
+import { BEDROCK_PADDING, RepeatedTextEvent } from '../repeated-text-event.js';
+import { pieceDeltaRead, readPieceDeltaEvent, type PieceDeltaEvent } from './piece-delta-event.js';
 import { decodeConverseStreamException, readConverseStreamException } from './bedrock-converse-exceptions.js';
 import { convertConverseUsage } from './convert-bedrock-converse-usage.js';
 import { converseStreamId } from './converse-response-id.js';
@@ -34,11 +36,15 @@ interface OpenBlock {
  * the response; text and reasoning blocks open with their first `contentBlockDelta` (only tool
  * use has a `contentBlockStart`); `messageStop` brings the stop reason and `metadata`, after it,
  * the usage, so the finish waits for `metadata` (or the end of the stream). An exception ends the
- * stream with an `error`; an event that is not a JSON object breaks it.
+ * stream with an `error`; an event that is not a JSON object breaks it. A `contentBlockDelta` that
+ * repeats the last piece delta but for its piece and its `p` padding is read by its piece alone
+ * (`RepeatedTextEvent`).
  */
 export function createConverseStreamDecoder(losses: LossLog): StreamDecoder {
   return new ConverseStreamDecoder(losses);
 }
+
+const PIECE_EVENT = 'contentBlockDelta';
 
 class ConverseStreamDecoder implements StreamDecoder {
   private phase: 'before-start' | 'streaming' | 'stopped' | 'done' = 'before-start';
@@ -48,12 +54,23 @@ class ConverseStreamDecoder implements StreamDecoder {
   private usage: Usage | undefined;
   private finishReason: FinishReason | undefined;
   private brokenBy: string | undefined;
+  private readonly repeated = new RepeatedTextEvent([BEDROCK_PADDING]);
+  /** The block and kind of the piece delta `repeated` learnt. */
+  private learnt: PieceDeltaEvent | undefined;
 
   constructor(private readonly losses: LossLog) {}
 
   push(event: SseEvent): StreamEvent[] {
     if (this.phase === 'done') return [];
     const name = event.event;
+    if (name === PIECE_EVENT && this.learnt) {
+      const piece = this.repeated.textOf(event.data);
+      if (piece !== undefined)
+        return this.blockDelta({
+          contentBlockIndex: this.learnt.wireIndex,
+          delta: pieceDeltaRead(this.learnt.kind, piece),
+        });
+    }
     const parsed = parseJson(event.data);
     const exception = readConverseStreamException(name);
     if (exception) {
@@ -72,8 +89,11 @@ class ConverseStreamDecoder implements StreamDecoder {
         return this.ensureStarted();
       case 'contentBlockStart':
         return [...this.ensureStarted(), ...this.blockStart(data)];
-      case 'contentBlockDelta':
-        return [...this.ensureStarted(), ...this.blockDelta(data)];
+      case PIECE_EVENT: {
+        const events = [...this.ensureStarted(), ...this.blockDelta(data)];
+        this.learn(event.data, parsed.ok ? parsed.value : undefined);
+        return events;
+      }
       case 'contentBlockStop':
         return [...this.ensureStarted(), ...this.blockStop(data.contentBlockIndex)];
       case 'messageStop': {
@@ -98,6 +118,14 @@ class ConverseStreamDecoder implements StreamDecoder {
 
   broken(): string | undefined {
     return this.brokenBy;
+  }
+
+  /** Learns a piece delta's payload, so that the next one like it is read by its piece alone. */
+  private learn(source: string, payload: unknown): void {
+    const read = readPieceDeltaEvent(payload);
+    if (!read) return;
+    this.learnt = read;
+    this.repeated.learn(source, read.member, read.piece);
   }
 
   /** `response-start` first, whatever event comes first. Converse names neither the response nor the model. */

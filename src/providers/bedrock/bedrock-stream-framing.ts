@@ -3,6 +3,7 @@ import { loadOnFirstUse } from '../../load-on-first-use.js';
 import { formatAnthropicStreamError } from '../../protocols/anthropic-messages/format-anthropic-stream-error.js';
 import { formatSseEvent } from '../../protocols/sse/sse-event-reader.js';
 import { asJsonObject, parseJson } from '../../protocols/wire-json.js';
+import { InvokeChunkReader } from './invoke-chunk-reader.js';
 import { mapBedrockAnthropicErrorType } from './map-bedrock-anthropic-error-type.js';
 
 export type BedrockStreamMode = 'invoke' | 'converse';
@@ -11,7 +12,13 @@ type Frame = ReturnType<EventStreamCodec['decode']>;
 
 const eventStreamCodec =
   loadOnFirstUse<typeof import('@smithy/eventstream-codec')>('@smithy/eventstream-codec');
-const utf8 = loadOnFirstUse<typeof import('@smithy/util-utf8')>('@smithy/util-utf8');
+/**
+ * UTF-8 as `Buffer.toString` reads it (a leading BOM kept), for the codec's header names and values
+ * and for the payloads: per short string, well under half the cost of a Buffer made to read it.
+ */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const toUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
+const fromUtf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
 export interface BedrockStreamFraming {
   /** The SSE text of every frame this chunk completes (empty while a frame is still partial). */
@@ -43,8 +50,8 @@ const MAXIMUM_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024;
  *   `event: <:error-code>` with `{"message": <:error-message>}`.
  */
 export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStreamFraming {
-  const { toUtf8, fromUtf8 } = utf8();
   const codec = new (eventStreamCodec().EventStreamCodec)(toUtf8, fromUtf8);
+  const chunks = mode === 'invoke' ? new InvokeChunkReader() : undefined;
   let pending: Buffer = Buffer.alloc(0);
   return {
     push(chunk) {
@@ -57,7 +64,7 @@ export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStre
         if (pending.length < length) break;
         const frame = pending.subarray(0, length);
         pending = pending.subarray(length);
-        text += renderFrame(codec.decode(frame), mode);
+        text += renderFrame(codec.decode(frame), chunks);
       }
       return text;
     },
@@ -65,17 +72,21 @@ export function createBedrockStreamFraming(mode: BedrockStreamMode): BedrockStre
   };
 }
 
-function renderFrame(frame: Frame, mode: BedrockStreamMode): string {
+/**
+ * One frame as SSE text: in `invoke` mode (`chunks` given), `chunk` events hold one Anthropic
+ * event each; other event types (none are defined today) have no Anthropic event to become, and
+ * the Anthropic Bedrock SDK drops them too (`eventStreamToSSEResponse` in @anthropic-ai/bedrock-sdk).
+ */
+function renderFrame(frame: Frame, chunks: InvokeChunkReader | undefined): string {
   const messageType = headerText(frame, ':message-type');
-  const body = utf8().toUtf8(frame.body);
+  const body = toUtf8(frame.body);
   switch (messageType) {
     case 'event':
-      return mode === 'invoke'
-        ? renderInvokeEvent(headerText(frame, ':event-type'), body)
-        : formatSseEvent({ event: headerText(frame, ':event-type') ?? 'unknown', data: body });
+      if (chunks) return headerText(frame, ':event-type') === 'chunk' ? chunks.read(body) : '';
+      return formatSseEvent({ event: headerText(frame, ':event-type') ?? 'unknown', data: body });
     case 'exception': {
       const exceptionType = headerText(frame, ':exception-type') ?? 'unknownException';
-      return mode === 'invoke'
+      return chunks
         ? anthropicError(exceptionType, messageOf(body) ?? body)
         : formatSseEvent({ event: exceptionType, data: body });
     }
@@ -83,31 +94,13 @@ function renderFrame(frame: Frame, mode: BedrockStreamMode): string {
       // An unmodelled error: `:error-code` and `:error-message` headers, no payload.
       const code = headerText(frame, ':error-code') ?? 'UnknownError';
       const message = headerText(frame, ':error-message') ?? code;
-      return mode === 'invoke'
+      return chunks
         ? anthropicError(code, message)
         : formatSseEvent({ event: code, data: JSON.stringify({ message }) });
     }
     default:
       throw new Error(`Bedrock event stream: unknown :message-type ${JSON.stringify(messageType)}`);
   }
-}
-
-/**
- * `chunk` events hold one Anthropic event each. Other event types (none are defined today) and
- * chunk events whose JSON has no `type` (keep-alives) have no Anthropic event to become; the
- * Anthropic Bedrock SDK drops those too (`eventStreamToSSEResponse` in @anthropic-ai/bedrock-sdk).
- * A chunk that is not JSON breaks the stream, as it does there.
- */
-function renderInvokeEvent(eventType: string | undefined, body: string): string {
-  if (eventType !== 'chunk') return '';
-  const bytes = parseObject(body)?.bytes;
-  if (typeof bytes !== 'string')
-    throw new Error('Bedrock event stream: a chunk event without base64 `bytes`');
-  const data = Buffer.from(bytes, 'base64').toString('utf8');
-  const parsed = parseJson(data);
-  if (!parsed.ok) throw new Error(`Bedrock event stream: a chunk that is not JSON (${parsed.error})`);
-  const type = asJsonObject(parsed.value)?.type;
-  return typeof type === 'string' ? formatSseEvent({ event: type, data }) : '';
 }
 
 function anthropicError(exceptionType: string, message: string): string {
