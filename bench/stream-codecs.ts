@@ -6,7 +6,10 @@
  * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
  * same stream as OpenAI itself writes it, with its padding, and the same pieces as OpenAI writes a
  * Responses stream are timed through the Responses tap and to a chat client, and the same pieces
- * as Gemini streams them through the Gemini tap and to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
+ * as Gemini streams them through the Gemini tap and to a chat client. Bedrock's two streams are
+ * timed from their AWS event-stream frames, as the gateway reads them (framing, then SSE events):
+ * the Anthropic stream of invoke-with-response-stream through the Anthropic tap, and a converse
+ * stream to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
  * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
  * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
  * after the other.
