@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LossLog } from '../../../src/ir/loss.js';
 import { geminiCodec } from '../../../src/protocols/gemini/codec.js';
 import { geminiPassthrough } from '../../../src/protocols/gemini/passthrough.js';
 import { fixtureText, sseEvents } from './helpers.js';
+import { parsedWhile } from '../../helpers/parsed-while.js';
 
 /** JSON as Gemini writes it: a space after every colon, none after a comma. */
 function geminiJson(value: unknown): string {
@@ -33,17 +34,6 @@ function chunk(
 const unmatched = (data: string, index: number) => data.replace('"resp-1"', `"resp-1","n": ${index}`);
 
 const event = (data: string) => ({ event: undefined, id: undefined, data });
-
-/** The arguments of every `JSON.parse` call while `run` runs. */
-function parsedWhile(run: () => void): string[] {
-  const parse = vi.spyOn(JSON, 'parse');
-  try {
-    run();
-    return parse.mock.calls.map(([source]) => source as string);
-  } finally {
-    parse.mockRestore();
-  }
-}
 
 describe('Gemini passthrough tap on repeated text chunks', () => {
   const tapOf = (chunks: string[]) => {

@@ -1,7 +1,8 @@
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createBedrockStreamFraming } from '../../../src/providers/bedrock/bedrock-stream-framing.js';
 import { InvokeChunkReader } from '../../../src/providers/bedrock/invoke-chunk-reader.js';
 import { eventFrameOfText } from '../../fakes/bedrock-event-stream.js';
+import { parsedWhile } from '../../helpers/parsed-while.js';
 
 /** A `chunk` payload as Bedrock sends it: the event in base64, then `p` padding of any length. */
 const payload = (event: object | string, p = 'abc') =>
@@ -14,17 +15,6 @@ const delta = (index: number, type: string, member: string, piece: string) => ({
   index,
   delta: { type, [member]: piece },
 });
-
-/** The arguments of every `JSON.parse` call while `run` runs. */
-function parsedWhile(run: () => void): string[] {
-  const parse = vi.spyOn(JSON, 'parse');
-  try {
-    run();
-    return parse.mock.calls.map(([source]) => source as string);
-  } finally {
-    parse.mockRestore();
-  }
-}
 
 describe('InvokeChunkReader', () => {
   const stream = [
