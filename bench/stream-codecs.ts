@@ -4,13 +4,15 @@
  * passthrough taps of chat completions and of Anthropic messages, and four conversions (decoder and
  * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
  * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
- * same stream as OpenAI itself writes it, with its padding, and the same pieces as OpenAI writes a
+ * same stream as OpenAI itself writes it, with its padding, and as a reasoning model of an
+ * OpenAI-compatible vendor writes it (half of it `reasoning_content`), and the same pieces as OpenAI writes a
  * Responses stream are timed through the Responses tap and to a chat client, and the same pieces
  * as Gemini streams them through the Gemini tap and to a chat client. Bedrock's two streams are
  * timed from their AWS event-stream frames, as the gateway reads them (framing, then SSE events):
  * the Anthropic stream of invoke-with-response-stream through the Anthropic tap, and a converse
  * stream to a chat client. Prints nanoseconds per chunk, the median of `BENCH_CODEC_ROUNDS` rounds of
- * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up. `BENCH_BUILD` names another
+ * `BENCH_CODEC_STREAMS` streams each, after as many streams to warm up; `BENCH_CODEC_ONLY` times
+ * only the cases whose name contains it. `BENCH_BUILD` names another
  * build's root (with its `dist/`) to measure that one instead, for a comparison of two builds run one
  * after the other.
  */
@@ -23,6 +25,7 @@ import { benchDialects, type Dialect } from './bench-dialects.js';
 const root = process.env.BENCH_BUILD ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_CODEC_ROUNDS ?? 5);
 const streams = Number(process.env.BENCH_CODEC_STREAMS ?? 20_000);
+const only = process.env.BENCH_CODEC_ONLY ?? '';
 const CHUNKS = 100;
 
 interface SseEvent {
@@ -102,6 +105,22 @@ const openAIChatStream = chatStream.map((item, index): SseEvent => {
     usage: usage ?? null,
   };
   return { ...item, data: JSON.stringify({ ...chunk, obfuscation: padding }) };
+});
+
+/**
+ * The chat stream as a reasoning model of an OpenAI-compatible vendor sends it (DeepSeek's
+ * `reasoning_content`): the first half of the pieces as reasoning, the rest as the answer.
+ */
+const reasoningChatStream = chatStream.map((item, index): SseEvent => {
+  if (item.data === '[DONE]') return item;
+  const chunk = JSON.parse(item.data);
+  const delta = chunk.choices[0]?.delta;
+  if (typeof delta?.content !== 'string' || delta.content === '') return item;
+  const reasoning = index <= CHUNKS / 2;
+  chunk.choices[0].delta = reasoning
+    ? { content: null, reasoning_content: delta.content }
+    : { content: delta.content, reasoning_content: null };
+  return { ...item, data: JSON.stringify({ ...chunk, system_fingerprint: 'fp_bench' }) };
 });
 
 /** A Responses stream of the same 100 pieces as OpenAI writes it: numbered events, padded deltas. */
@@ -268,6 +287,10 @@ const cases: [string, () => void][] = [
     tapped(openAIChatPassthrough, openAIChatStream),
   ],
   [
+    'a reasoning chat stream (reasoning_content), passthrough tap',
+    tapped(openAIChatPassthrough, reasoningChatStream),
+  ],
+  [
     "OpenAI's own Responses stream, passthrough tap",
     tapped(openAIResponsesPassthrough, openAIResponsesStream),
   ],
@@ -277,6 +300,10 @@ const cases: [string, () => void][] = [
   [
     "OpenAI's own chat stream to an Anthropic client",
     converted(openAIChatCodec, anthropicMessagesCodec, openAIChatStream),
+  ],
+  [
+    'a reasoning chat stream to an Anthropic client',
+    converted(openAIChatCodec, anthropicMessagesCodec, reasoningChatStream),
   ],
   ['chat stream to a Responses client', converted(openAIChatCodec, openAIResponsesCodec, chatStream)],
   [
@@ -314,7 +341,7 @@ const cases: [string, () => void][] = [
 ];
 
 console.log(`build: ${root}`);
-for (const [name, run] of cases) {
+for (const [name, run] of cases.filter(([name]) => name.includes(only))) {
   for (let stream = 0; stream < streams; stream++) run();
   const perChunk: number[] = [];
   for (let round = 0; round < rounds; round++) {
