@@ -4,6 +4,7 @@ import { openAIChatPassthrough } from '../../src/protocols/openai-chat/passthrou
 import { openAIResponsesPassthrough } from '../../src/protocols/openai-responses/passthrough.js';
 import { RepeatedTextEvent } from '../../src/protocols/repeated-text-event.js';
 import { isStringToken, numberTokenEnd } from '../../src/protocols/wire-json.js';
+import { parsedWhile } from '../helpers/parsed-while.js';
 import type { SseEvent } from '../../src/protocols/sse/sse-event-reader.js';
 
 const delta = (content: unknown, extra: object = {}) =>
@@ -349,6 +350,34 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
     const unescaped = padded('x', 'y').replace('"y"', '"a\u0001b"');
     expect(unescaped).toContain('\u0001');
     expect(tap.onEvent(event(unescaped))).toMatchObject({ kind: 'invalid' });
+  });
+
+  it("reads a repeated reasoning delta (DeepSeek's reasoning_content) by its reasoning alone", () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
+    const reasoning = (piece: string) =>
+      delta(null, {
+        choices: [{ index: 0, delta: { content: null, reasoning_content: piece }, finish_reason: null }],
+      });
+    const answer = (piece: string) =>
+      delta(null, {
+        choices: [{ index: 0, delta: { content: piece, reasoning_content: null }, finish_reason: null }],
+      });
+    tap.onEvent(event(reasoning('Let')));
+    const parsed = parsedWhile(() => {
+      for (const piece of [' me', ' "think"']) tap.onEvent(event(reasoning(piece)));
+    });
+    expect(parsed).toEqual(['" me"', '" \\"think\\""']);
+    tap.onEvent(event(answer('So')));
+    expect(parsedWhile(() => tap.onEvent(event(answer('!'))))).toEqual(['"!"']);
+    // Both at once: two pieces, never learnt, each chunk parsed whole.
+    const both = (piece: string) =>
+      delta(null, {
+        choices: [{ index: 0, delta: { content: piece, reasoning_content: 'c' }, finish_reason: null }],
+      });
+    // (The first has the same text in both, so that the produced piece is also its content.)
+    tap.onEvent(event(both('c')));
+    expect(parsedWhile(() => tap.onEvent(event(both('y'))))[0]).toBe(both('y'));
+    expect(tap.producedText()).toBe('Let me "think"So!ccyc');
   });
 
   it('still ends the stream on a chunk that matches around the text but is not JSON', () => {

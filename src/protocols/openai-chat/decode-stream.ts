@@ -48,8 +48,8 @@ const LEGACY_FUNCTION_CALL = -1;
  * in OpenRouter's `delta.images` arrives whole: a `file` event, after the open blocks end. `finish`
  * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
  * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
- * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content
- * delta but for its content (and its `obfuscation` padding) is read by its content alone
+ * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content or
+ * reasoning delta but for its piece (and its `obfuscation` padding) is read by that piece alone
  * (`RepeatedTextEvent`), without the chunk's parse and schema check.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
@@ -68,7 +68,9 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   private brokenBy: string | undefined;
   /** Position of the chunk being read, for the paths of losses. */
   private chunkIndex = -1;
-  private readonly contentDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
+  private readonly pieceDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
+  /** Whether the chunk `pieceDelta` learnt says text or reasoning. */
+  private learntKind: 'text' | 'reasoning' = 'text';
 
   constructor(private readonly losses: LossLog) {}
 
@@ -76,10 +78,10 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     if (this.phase === 'failed') return [];
     if (event.data.trim() === '[DONE]') return this.phase === 'streaming' ? this.finish() : [];
     this.chunkIndex += 1;
-    const content = this.phase === 'streaming' ? this.contentDelta.textOf(event.data) : undefined;
-    if (content !== undefined) {
+    const piece = this.phase === 'streaming' ? this.pieceDelta.textOf(event.data) : undefined;
+    if (piece !== undefined) {
       const out: StreamEvent[] = [];
-      if (content) this.appendText('text', content, out);
+      if (piece) this.appendText(this.learntKind, piece, out);
       return out;
     }
     const parsed = parseJson(event.data);
@@ -105,8 +107,11 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     const usage = convertOpenAIChatUsage(chunk.usage);
     if (usage) this.usage = usage;
     if (usage && choices.length === 0 && this.finishReason) out.push(...this.finish());
-    const plainContent = plainContentOf(chunk);
-    if (plainContent !== undefined) this.contentDelta.learn(event.data, 'content', plainContent);
+    const plain = plainPieceOf(chunk);
+    if (plain !== undefined) {
+      this.learntKind = plain.kind;
+      this.pieceDelta.learn(event.data, plain.member, plain.piece);
+    }
     return out;
   }
 
@@ -293,26 +298,30 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
 }
 
 /**
- * The content of a chunk that says nothing else: one choice, the first, with no finish, and a delta
- * of content alone (no reasoning, refusal, images or calls); no usage. A chunk equal to it
- * but for its content then reads as that content alone.
+ * The one piece a chunk says, when it says nothing else: one choice's content, or its reasoning
+ * (DeepSeek's `reasoning_content`, OpenRouter's `reasoning`) beside no content; no usage (`null`
+ * aside, which OpenAI sends in every chunk but the last when usage is asked for), no finish, no
+ * refusal, images or calls. Chunks equal to it but for that piece then read the same but for it.
  */
-function plainContentOf(chunk: OpenAIChatWireChunk): string | undefined {
+function plainPieceOf(
+  chunk: OpenAIChatWireChunk,
+): { kind: 'text' | 'reasoning'; member: string; piece: string } | undefined {
   if (chunk.usage !== undefined && chunk.usage !== null) return undefined;
   const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
   if (!choice || (choice.index !== undefined && choice.index !== 0) || choice.finish_reason) return undefined;
   const delta = choice.delta;
-  if (
-    typeof delta?.content !== 'string' ||
-    delta.reasoning_content ||
-    delta.reasoning ||
-    delta.refusal ||
-    delta.images?.length ||
-    delta.tool_calls?.length ||
-    delta.function_call
-  )
+  if (!delta || delta.refusal || delta.images?.length || delta.tool_calls?.length || delta.function_call)
     return undefined;
-  return delta.content;
+  const { content, reasoning_content: reasoningContent, reasoning } = delta;
+  if (typeof content === 'string' && !reasoningContent && !reasoning)
+    return { kind: 'text', member: 'content', piece: content };
+  if (content) return undefined;
+  // `reasoning_content` is read before `reasoning`, as `readChoice` reads them.
+  if (typeof reasoningContent === 'string')
+    return { kind: 'reasoning', member: 'reasoning_content', piece: reasoningContent };
+  return typeof reasoning === 'string'
+    ? { kind: 'reasoning', member: 'reasoning', piece: reasoning }
+    : undefined;
 }
 
 function httpStatus(value: unknown): number | undefined {

@@ -60,8 +60,8 @@ export const openAIChatPassthrough: PassthroughCodec = {
  * Every chunk is read once: for usage and produced text, and to check it is a JSON object. The
  * stream is whole once `[DONE]` or a `finish_reason` came; a `{"error": {...}}` chunk is the
  * upstream's own error (https://platform.openai.com/docs/guides/error-codes). A chunk that repeats
- * the last plain content delta but for its content (and its `obfuscation` padding) is read by its
- * content alone (`RepeatedTextEvent`).
+ * the last plain content or reasoning delta but for its piece (and its `obfuscation` padding) is
+ * read by that piece alone (`RepeatedTextEvent`).
  */
 class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
@@ -69,7 +69,7 @@ class OpenAIChatStreamTap implements StreamTap {
   private ended = false;
   private model: string | undefined;
   private readonly finishes = new FinishReasons();
-  private readonly contentDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
+  private readonly pieceDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
 
   constructor(private readonly hideUsageEvents: boolean) {}
 
@@ -78,9 +78,9 @@ class OpenAIChatStreamTap implements StreamTap {
       this.ended = true;
       return FORWARD;
     }
-    const content = this.contentDelta.textOf(event.data);
-    if (content !== undefined) {
-      this.produced.push(content);
+    const piece = this.pieceDelta.textOf(event.data);
+    if (piece !== undefined) {
+      this.produced.push(piece);
       return FORWARD;
     }
     const parsed = parseJson(event.data);
@@ -100,8 +100,9 @@ class OpenAIChatStreamTap implements StreamTap {
       this.reported = convertOpenAIChatUsage(chunk.usage) ?? this.reported;
       if (this.hideUsageEvents && choices.length === 0) return HIDE;
     }
-    if (isPlainContentDelta(chunk, choices, this.produced.length - producedBefore))
-      this.contentDelta.learn(event.data, 'content', this.produced[this.produced.length - 1]!);
+    const member = plainPieceMember(chunk, choices, this.produced.length - producedBefore);
+    if (member !== undefined)
+      this.pieceDelta.learn(event.data, member, this.produced[this.produced.length - 1]!);
     return FORWARD;
   }
 
@@ -150,18 +151,23 @@ class OpenAIChatStreamTap implements StreamTap {
 }
 
 /**
- * A chunk that says nothing but one choice's content: no usage (`null` aside, which OpenAI sends in
- * every chunk but the last when usage is asked for), no finish, no other text. Chunks equal to it
- * but for that content then read the same but for the content.
+ * The member holding the one piece a chunk says, when it says nothing else: one choice's content,
+ * or its `reasoning_content`; no usage (`null` aside, which OpenAI sends in every chunk but the last
+ * when usage is asked for), no finish, no other text. Chunks equal to it but for that piece then
+ * read the same but for the piece.
  */
-function isPlainContentDelta(chunk: JsonObject, choices: unknown[], piecesProduced: number): boolean {
-  if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return false;
-  if (choices.length !== 1) return false;
+function plainPieceMember(
+  chunk: JsonObject,
+  choices: unknown[],
+  piecesProduced: number,
+): 'content' | 'reasoning_content' | undefined {
+  if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return undefined;
+  if (choices.length !== 1) return undefined;
   const choice = choices[0] as JsonObject;
+  if (choice.finish_reason !== null && choice.finish_reason !== undefined) return undefined;
   const delta = choice.delta as JsonObject;
-  return (
-    (choice.finish_reason === null || choice.finish_reason === undefined) && typeof delta.content === 'string'
-  );
+  if (typeof delta.content === 'string') return 'content';
+  return typeof delta.reasoning_content === 'string' ? 'reasoning_content' : undefined;
 }
 
 function errorMessage(error: unknown): string {

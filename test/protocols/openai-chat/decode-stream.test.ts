@@ -4,6 +4,7 @@ import type { StreamEvent } from '../../../src/ir/stream-event.js';
 import { openAIChatCodec } from '../../../src/protocols/openai-chat/codec.js';
 import { startFakeOpenAI } from '../../fakes/fake-openai.js';
 import type { FakeUpstream } from '../../fakes/fake-upstream.js';
+import { parsedWhile } from '../../helpers/parsed-while.js';
 import { decodeInPieces, expectStreamGrammar, fixtureText } from './helpers.js';
 
 const streamFixtures = [
@@ -618,6 +619,52 @@ describe('stream decoder on repeated content deltas', () => {
     expect(decoder.broken()).toMatch(/^an event whose data is not a JSON object/);
   });
 
+  test('a chunk that repeats a plain reasoning delta is read by its reasoning alone, either member', () => {
+    for (const member of ['reasoning_content', 'reasoning']) {
+      const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+      const data = (piece: string) => JSON.stringify(delta({ content: null, [member]: piece }));
+      decoder.push({ event: undefined, data: data('first') });
+      let events: StreamEvent[] = [];
+      const parsed = parsedWhile(() => {
+        events = ['sec"ond', '', 'third'].flatMap((piece) =>
+          decoder.push({ event: undefined, data: data(piece) }),
+        );
+      });
+      expect([member, parsed]).toEqual([member, ['"sec\\"ond"', '""', '"third"']]);
+      expect(events).toEqual([
+        { type: 'reasoning-delta', index: 0, text: 'sec"ond' },
+        { type: 'reasoning-delta', index: 0, text: 'third' },
+      ]);
+    }
+  });
+
+  test('reasoning, then the answer, then reasoning again, decode as when every chunk is parsed whole', () => {
+    for (const member of ['reasoning_content', 'reasoning']) {
+      const think = (piece: string) => delta({ content: null, [member]: piece });
+      const say = (piece: string) => delta({ content: piece, [member]: null });
+      const chunks = [
+        think('a'),
+        think('b'),
+        think(''),
+        say('c'),
+        say('d'),
+        think('e'),
+        think('f'),
+        say(''),
+        say('g'),
+        delta({}, 'stop'),
+        '[DONE]',
+      ];
+      // Each chunk after the first made unlike the others by its id, which only the first is read for.
+      const unmatched = chunks.map((chunk, index) =>
+        index === 0 || typeof chunk === 'string'
+          ? chunk
+          : JSON.stringify(chunk).replace('"chatcmpl-t"', `"chatcmpl-${index}"`),
+      );
+      expect([member, decode(...chunks)]).toEqual([member, decode(...unmatched)]);
+    }
+  });
+
   test('after the finish, a chunk that repeats a content delta adds nothing', () => {
     const plain = (content: string) => delta({ content });
     const { perChunk } = decode(plain('a'), delta({}, 'stop'), '[DONE]', plain('b'));
@@ -629,6 +676,15 @@ describe('stream decoder on repeated content deltas', () => {
   const sayingMore: [string, unknown[]][] = [
     ['reasoning_content', [delta({ content: 'a', reasoning_content: 'r' })]],
     ['reasoning', [delta({ content: 'a', reasoning: 'r' })]],
+    [
+      'reasoning_content beside reasoning',
+      [delta({ content: null, reasoning_content: 'r', reasoning: 'a' })],
+    ],
+    [
+      'reasoning beside reasoning_content',
+      [delta({ content: null, reasoning: 'r', reasoning_content: 'a' })],
+    ],
+    ['content beside the reasoning', [delta({ content: 'c', reasoning_content: 'a' })]],
     ['a refusal', [delta({ content: 'a', refusal: 'no' })]],
     [
       'a tool call',
