@@ -5,7 +5,8 @@
  * encoder): an Anthropic stream to a chat client, and a chat stream to an Anthropic, a Responses and
  * a Gemini client. The chat tap and the chat stream to an Anthropic client are timed again on the
  * same stream as OpenAI itself writes it, with its padding, and as a reasoning model of an
- * OpenAI-compatible vendor writes it (half of it `reasoning_content`), and the same pieces as OpenAI writes a
+ * OpenAI-compatible vendor writes it (half of it `reasoning_content`) and as one tool call's
+ * arguments, and the same pieces as OpenAI writes a
  * Responses stream are timed through the Responses tap and to a chat client, and the same pieces
  * as Gemini streams them through the Gemini tap and to a chat client. Bedrock's two streams are
  * timed from their AWS event-stream frames, as the gateway reads them (framing, then SSE events):
@@ -122,6 +123,35 @@ const reasoningChatStream = chatStream.map((item, index): SseEvent => {
     : { content: delta.content, reasoning_content: null };
   return { ...item, data: JSON.stringify({ ...chunk, system_fingerprint: 'fp_bench' }) };
 });
+
+/**
+ * The same pieces as one tool call's arguments, as a coding agent's edits stream: the call's id and
+ * name first, then chunks of arguments alone, then the finish.
+ */
+const toolCallChatStream = ((): SseEvent[] => {
+  const head = JSON.parse(chatStream[0]!.data);
+  const chunk = (delta: object, finish: string | null = null) => ({
+    event: undefined,
+    id: undefined,
+    data: JSON.stringify({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
+  });
+  const pieces = dialects.chat.chunks.map((frame) =>
+    JSON.stringify(JSON.parse(frame.slice('data: '.length)).choices[0].delta.content).slice(1, -1),
+  );
+  const call = {
+    index: 0,
+    id: 'call_bench',
+    type: 'function',
+    function: { name: 'write_file', arguments: '{"text":"' },
+  };
+  return [
+    chunk({ role: 'assistant', content: null, tool_calls: [call] }),
+    ...pieces.map((piece) => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"}' } }] }),
+    chunk({}, 'tool_calls'),
+    { event: undefined, id: undefined, data: '[DONE]' },
+  ];
+})();
 
 /** A Responses stream of the same 100 pieces as OpenAI writes it: numbered events, padded deltas. */
 const openAIResponsesStream = ((): SseEvent[] => {
@@ -290,6 +320,7 @@ const cases: [string, () => void][] = [
     'a reasoning chat stream (reasoning_content), passthrough tap',
     tapped(openAIChatPassthrough, reasoningChatStream),
   ],
+  ["a tool call's arguments (chat), passthrough tap", tapped(openAIChatPassthrough, toolCallChatStream)],
   [
     "OpenAI's own Responses stream, passthrough tap",
     tapped(openAIResponsesPassthrough, openAIResponsesStream),
@@ -304,6 +335,10 @@ const cases: [string, () => void][] = [
   [
     'a reasoning chat stream to an Anthropic client',
     converted(openAIChatCodec, anthropicMessagesCodec, reasoningChatStream),
+  ],
+  [
+    "a tool call's arguments (chat) to an Anthropic client",
+    converted(openAIChatCodec, anthropicMessagesCodec, toolCallChatStream),
   ],
   ['chat stream to a Responses client', converted(openAIChatCodec, openAIResponsesCodec, chatStream)],
   [
