@@ -380,6 +380,23 @@ describe('the OpenAI chat stream tap on repeated content deltas', () => {
     expect(tap.producedText()).toBe('Let me "think"So!ccyc');
   });
 
+  it("reads a repeated tool call's arguments by its arguments alone", () => {
+    const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
+    const call = (value: object) =>
+      delta(null, { choices: [{ index: 0, delta: { tool_calls: [value] }, finish_reason: null }] });
+    const args = (piece: string) => call({ index: 0, function: { arguments: piece } });
+    tap.onEvent(
+      event(call({ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '' } })),
+    );
+    tap.onEvent(event(args('{"a')));
+    const parsed = parsedWhile(() => {
+      for (const piece of ['":', '"b"}'])
+        expect(tap.onEvent(event(args(piece)))).toEqual({ kind: 'forward' });
+    });
+    expect(parsed).toEqual(['"\\":"', '"\\"b\\"}"']);
+    expect(tap.producedText()).toBe('{"a":"b"}');
+  });
+
   it('still ends the stream on a chunk that matches around the text but is not JSON', () => {
     const tap = openAIChatPassthrough.createStreamTap({ hideUsageEvents: false });
     tap.onEvent(event(delta('a')));

@@ -48,9 +48,9 @@ const LEGACY_FUNCTION_CALL = -1;
  * in OpenRouter's `delta.images` arrives whole: a `file` event, after the open blocks end. `finish`
  * waits for the usage-only chunk (`choices: []`) or `[DONE]`, so that it carries the usage;
  * `end()` finishes a stream that stopped short. A chunk that is not a JSON object breaks the
- * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content or
- * reasoning delta but for its piece (and its `obfuscation` padding) is read by that piece alone
- * (`RepeatedTextEvent`), without the chunk's parse and schema check.
+ * stream; `{"error": {...}}` ends it with an `error`. A chunk that repeats the last plain content,
+ * reasoning or tool-call arguments delta but for its piece (and its `obfuscation` padding) is read
+ * by that piece alone (`RepeatedTextEvent`), without the chunk's parse and schema check.
  */
 export class OpenAIChatStreamDecoder implements StreamDecoder {
   private phase: 'streaming' | 'finished' | 'failed' = 'streaming';
@@ -69,8 +69,8 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   /** Position of the chunk being read, for the paths of losses. */
   private chunkIndex = -1;
   private readonly pieceDelta = new RepeatedTextEvent([OPENAI_OBFUSCATION]);
-  /** Whether the chunk `pieceDelta` learnt says text or reasoning. */
-  private learntKind: 'text' | 'reasoning' = 'text';
+  /** What the chunk `pieceDelta` learnt says but for its piece. */
+  private learnt: LearntPiece = { kind: 'text' };
 
   constructor(private readonly losses: LossLog) {}
 
@@ -81,7 +81,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     const piece = this.phase === 'streaming' ? this.pieceDelta.textOf(event.data) : undefined;
     if (piece !== undefined) {
       const out: StreamEvent[] = [];
-      if (piece) this.appendText(this.learntKind, piece, out);
+      this.readPiece(piece, out);
       return out;
     }
     const parsed = parseJson(event.data);
@@ -109,7 +109,7 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     if (usage && choices.length === 0 && this.finishReason) out.push(...this.finish());
     const plain = plainPieceOf(chunk);
     if (plain !== undefined) {
-      this.learntKind = plain.kind;
+      this.learnt = plain.learnt;
       this.pieceDelta.learn(event.data, plain.member, plain.piece);
     }
     return out;
@@ -177,6 +177,17 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
     out.push(
       kind === 'text' ? { type: 'text-delta', index, text } : { type: 'reasoning-delta', index, text },
     );
+  }
+
+  /** A piece of a chunk equal to the learnt one but for it, read as that chunk's piece is. */
+  private readPiece(piece: string, out: StreamEvent[]): void {
+    const { learnt } = this;
+    if (learnt.kind !== 'arguments') {
+      if (piece) this.appendText(learnt.kind, piece, out);
+      return;
+    }
+    const { call, wireIndex } = learnt;
+    this.readToolCall(wireIndex, { ...call, function: { ...call.function, arguments: piece } }, out);
   }
 
   private readToolCall(wireIndex: number, call: OpenAIChatWireToolCall, out: StreamEvent[]): void {
@@ -297,30 +308,44 @@ export class OpenAIChatStreamDecoder implements StreamDecoder {
   }
 }
 
+/** What a learnt chunk says but for its piece: text, reasoning, or one call's arguments. */
+type LearntPiece =
+  { kind: 'text' | 'reasoning' } | { kind: 'arguments'; call: OpenAIChatWireToolCall; wireIndex: number };
+
 /**
- * The one piece a chunk says, when it says nothing else: one choice's content, or its reasoning
- * (DeepSeek's `reasoning_content`, OpenRouter's `reasoning`) beside no content; no usage (`null`
- * aside, which OpenAI sends in every chunk but the last when usage is asked for), no finish, no
- * refusal, images or calls. Chunks equal to it but for that piece then read the same but for it.
+ * The one piece a chunk says, when it says nothing else: one choice's content, its reasoning
+ * (DeepSeek's `reasoning_content`, OpenRouter's `reasoning`) beside no content, or one tool call's
+ * arguments beside neither; no usage (`null` aside, which OpenAI sends in every chunk but the last
+ * when usage is asked for), no finish, no refusal or images. Chunks equal to it but for that piece
+ * then read the same but for it.
  */
 function plainPieceOf(
   chunk: OpenAIChatWireChunk,
-): { kind: 'text' | 'reasoning'; member: string; piece: string } | undefined {
+): { member: string; piece: string; learnt: LearntPiece } | undefined {
   if (chunk.usage !== undefined && chunk.usage !== null) return undefined;
   const choice = chunk.choices?.length === 1 ? chunk.choices[0] : undefined;
   if (!choice || (choice.index !== undefined && choice.index !== 0) || choice.finish_reason) return undefined;
   const delta = choice.delta;
-  if (!delta || delta.refusal || delta.images?.length || delta.tool_calls?.length || delta.function_call)
-    return undefined;
-  const { content, reasoning_content: reasoningContent, reasoning } = delta;
+  if (!delta || delta.refusal || delta.images?.length || delta.function_call) return undefined;
+  const { content, reasoning_content: reasoningContent, reasoning, tool_calls: calls } = delta;
+  if (calls?.length) {
+    const call = calls.length === 1 ? calls[0] : undefined;
+    const piece = call?.function?.arguments;
+    if (content || reasoningContent || reasoning || typeof piece !== 'string') return undefined;
+    return {
+      member: 'arguments',
+      piece,
+      learnt: { kind: 'arguments', call: call!, wireIndex: call!.index ?? 0 },
+    };
+  }
   if (typeof content === 'string' && !reasoningContent && !reasoning)
-    return { kind: 'text', member: 'content', piece: content };
+    return { member: 'content', piece: content, learnt: { kind: 'text' } };
   if (content) return undefined;
   // `reasoning_content` is read before `reasoning`, as `readChoice` reads them.
   if (typeof reasoningContent === 'string')
-    return { kind: 'reasoning', member: 'reasoning_content', piece: reasoningContent };
+    return { member: 'reasoning_content', piece: reasoningContent, learnt: { kind: 'reasoning' } };
   return typeof reasoning === 'string'
-    ? { kind: 'reasoning', member: 'reasoning', piece: reasoning }
+    ? { member: 'reasoning', piece: reasoning, learnt: { kind: 'reasoning' } }
     : undefined;
 }
 

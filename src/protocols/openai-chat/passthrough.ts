@@ -60,8 +60,8 @@ export const openAIChatPassthrough: PassthroughCodec = {
  * Every chunk is read once: for usage and produced text, and to check it is a JSON object. The
  * stream is whole once `[DONE]` or a `finish_reason` came; a `{"error": {...}}` chunk is the
  * upstream's own error (https://platform.openai.com/docs/guides/error-codes). A chunk that repeats
- * the last plain content or reasoning delta but for its piece (and its `obfuscation` padding) is
- * read by that piece alone (`RepeatedTextEvent`).
+ * the last plain content, reasoning or tool-call arguments delta but for its piece (and its
+ * `obfuscation` padding) is read by that piece alone (`RepeatedTextEvent`).
  */
 class OpenAIChatStreamTap implements StreamTap {
   private reported: Usage | undefined;
@@ -152,7 +152,7 @@ class OpenAIChatStreamTap implements StreamTap {
 
 /**
  * The member holding the one piece a chunk says, when it says nothing else: one choice's content,
- * or its `reasoning_content`; no usage (`null` aside, which OpenAI sends in every chunk but the last
+ * its `reasoning_content`, or one tool call's arguments; no usage (`null` aside, which OpenAI sends in every chunk but the last
  * when usage is asked for), no finish, no other text. Chunks equal to it but for that piece then
  * read the same but for the piece.
  */
@@ -160,14 +160,16 @@ function plainPieceMember(
   chunk: JsonObject,
   choices: unknown[],
   piecesProduced: number,
-): 'content' | 'reasoning_content' | undefined {
+): 'content' | 'reasoning_content' | 'arguments' | undefined {
   if (piecesProduced !== 1 || (chunk.usage !== undefined && chunk.usage !== null)) return undefined;
   if (choices.length !== 1) return undefined;
   const choice = choices[0] as JsonObject;
   if (choice.finish_reason !== null && choice.finish_reason !== undefined) return undefined;
   const delta = choice.delta as JsonObject;
   if (typeof delta.content === 'string') return 'content';
-  return typeof delta.reasoning_content === 'string' ? 'reasoning_content' : undefined;
+  if (typeof delta.reasoning_content === 'string') return 'reasoning_content';
+  // Otherwise the piece is the arguments of the one call that has them.
+  return 'arguments';
 }
 
 function errorMessage(error: unknown): string {

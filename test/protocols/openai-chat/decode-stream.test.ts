@@ -665,6 +665,76 @@ describe('stream decoder on repeated content deltas', () => {
     }
   });
 
+  test("a chunk that repeats a tool call's arguments delta is read by its arguments alone", () => {
+    const decoder = openAIChatCodec.createStreamDecoder(new LossLog());
+    const args = (piece: string) =>
+      JSON.stringify(delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    const named = delta({
+      tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '' } }],
+    });
+    decoder.push({ event: undefined, data: JSON.stringify(named) });
+    decoder.push({ event: undefined, data: args('{"a') });
+    let events: StreamEvent[] = [];
+    const parsed = parsedWhile(() => {
+      events = ['":"b', '', '"}'].flatMap((piece) => decoder.push({ event: undefined, data: args(piece) }));
+    });
+    expect(parsed).toEqual(['"\\":\\"b"', '""', '"\\"}"']);
+    expect(events).toEqual([
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '":"b' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '"}' },
+    ]);
+  });
+
+  test('tool calls, interleaved, pending, renamed and repeated whole, decode as when parsed whole', () => {
+    const call = (value: Record<string, unknown>) => delta({ tool_calls: [value] });
+    const args = (index: number, piece: string) => call({ index, function: { arguments: piece } });
+    const chunks = [
+      delta({ content: 'Let me look.' }),
+      call({ index: 0, id: 'c0', type: 'function', function: { name: 'read', arguments: '' } }),
+      args(0, '{"p'),
+      args(0, 'ath"'),
+      call({ index: 1, id: 'c1', type: 'function', function: { name: 'list', arguments: '{' } }),
+      args(1, '"dir"'),
+      args(1, ':"/"}'),
+      args(0, ':"a"'),
+      args(0, '}'),
+      // A server that repeats the call's id and name in every chunk.
+      call({ index: 2, id: 'c2', type: 'function', function: { name: 'grep', arguments: '{"q"' } }),
+      call({ index: 2, id: 'c2', type: 'function', function: { name: 'grep', arguments: ':"x' } }),
+      call({ index: 2, id: 'c2', type: 'function', function: { name: 'grep', arguments: '"}' } }),
+      // The same id again after another call took its index: a new call, whole path or not.
+      delta({
+        content: 'x',
+        tool_calls: [{ index: 2, id: 'c9', function: { name: 'other', arguments: '{' } }],
+      }),
+      call({ index: 2, id: 'c2', type: 'function', function: { name: 'grep', arguments: '{}' } }),
+      // Arguments before the name: held until the call is named.
+      call({ index: 3, id: 'c3', function: { arguments: '{' } }),
+      args(3, '"k"'),
+      args(3, ':1'),
+      call({ index: 3, function: { name: 'late', arguments: '}' } }),
+      // A server that numbers every call 0: a new id is a new call.
+      call({ index: 0, id: 'c4', type: 'function', function: { name: 'again', arguments: '{' } }),
+      args(0, '}'),
+      args(0, ''),
+      delta({ content: 'Done.' }),
+      args(1, 'late'),
+      args(1, 'r'),
+      delta({}, 'tool_calls'),
+      '[DONE]',
+    ];
+    const unmatched = chunks.map((chunk, index) =>
+      index === 0 || typeof chunk === 'string'
+        ? chunk
+        : JSON.stringify(chunk).replace('"chatcmpl-t"', `"chatcmpl-${index}"`),
+    );
+    const decoded = decode(...chunks);
+    expect(decoded).toEqual(decode(...unmatched));
+    expect(decoded.losses.map(({ reason }) => reason)).toEqual([
+      'arguments after the call ended were dropped',
+    ]);
+  });
+
   test('after the finish, a chunk that repeats a content delta adds nothing', () => {
     const plain = (content: string) => delta({ content });
     const { perChunk } = decode(plain('a'), delta({}, 'stop'), '[DONE]', plain('b'));
@@ -685,6 +755,35 @@ describe('stream decoder on repeated content deltas', () => {
       [delta({ content: null, reasoning: 'r', reasoning_content: 'a' })],
     ],
     ['content beside the reasoning', [delta({ content: 'c', reasoning_content: 'a' })]],
+    [
+      'content beside a call',
+      [
+        delta({
+          content: 'c',
+          tool_calls: [{ index: 0, id: 'c1', function: { name: 'f', arguments: 'a' } }],
+        }),
+      ],
+    ],
+    [
+      'reasoning beside a call',
+      [
+        delta({
+          reasoning_content: 'r',
+          tool_calls: [{ index: 0, id: 'c1', function: { name: 'f', arguments: 'a' } }],
+        }),
+      ],
+    ],
+    [
+      'a second call without arguments',
+      [
+        delta({
+          tool_calls: [
+            { index: 0, id: 'c1', function: { name: 'f', arguments: 'a' } },
+            { index: 1, id: 'c2', function: { name: 'g' } },
+          ],
+        }),
+      ],
+    ],
     ['a refusal', [delta({ content: 'a', refusal: 'no' })]],
     [
       'a tool call',
