@@ -16,7 +16,7 @@ import {
   type AnthropicStreamEventRead,
 } from './wire-schemas.js';
 import { RepeatedTextEvent } from '../repeated-text-event.js';
-import { isPieceDelta, PIECE_MEMBERS, pieceDelta, type PieceDeltaType } from './piece-delta.js';
+import { pieceDelta, readPieceDelta, type PieceDeltaType } from './piece-delta.js';
 
 type BlockKind = 'text' | 'reasoning' | 'tool-call';
 
@@ -186,14 +186,11 @@ class AnthropicStreamDecoder implements StreamDecoder {
    * it but for that string is the same delta with another piece.
    */
   private learn(source: string, data: AnthropicStreamEventRead): void {
-    const type = data.delta?.type;
-    if (data.type !== 'content_block_delta' || data.index === undefined || !isPieceDelta(type)) return;
-    const member = PIECE_MEMBERS[type];
-    const piece = data.delta?.[member];
-    if (piece === undefined) return;
-    this.repeated.learn(source, member, piece);
+    const read = readPieceDelta(data);
+    if (read === undefined || data.index === undefined) return;
+    this.repeated.learn(source, read.member, read.piece);
     this.repeatedIndex = data.index;
-    this.repeatedType = type;
+    this.repeatedType = read.type;
   }
 
   private blockDelta(

@@ -1,4 +1,4 @@
-import { isPieceDelta, PIECE_MEMBERS } from '../../protocols/anthropic-messages/piece-delta.js';
+import { readPieceDelta } from '../../protocols/anthropic-messages/piece-delta.js';
 import { BEDROCK_PADDING, RepeatedTextEvent } from '../../protocols/repeated-text-event.js';
 import { formatSseEvent } from '../../protocols/sse/sse-event-reader.js';
 import { asJsonObject, asString, parseJson } from '../../protocols/wire-json.js';
@@ -25,15 +25,9 @@ export class InvokeChunkReader {
     if (this.pieceDelta.textOf(data) !== undefined) return formatSseEvent({ event: PIECE_EVENT, data });
     const parsed = parseJson(data);
     if (!parsed.ok) throw new Error(`Bedrock event stream: a chunk that is not JSON (${parsed.error})`);
-    const event = asJsonObject(parsed.value);
-    const type = asString(event?.type);
-    if (type === PIECE_EVENT) {
-      const delta = asJsonObject(event!.delta);
-      const deltaType = asString(delta?.type);
-      const member = isPieceDelta(deltaType) ? PIECE_MEMBERS[deltaType] : undefined;
-      const piece = member === undefined ? undefined : asString(delta![member]);
-      if (piece !== undefined) this.pieceDelta.learn(data, member!, piece);
-    }
+    const type = asString(asJsonObject(parsed.value)?.type);
+    const read = readPieceDelta(parsed.value);
+    if (read !== undefined) this.pieceDelta.learn(data, read.member, read.piece);
     return type === undefined ? '' : formatSseEvent({ event: type, data });
   }
 
