@@ -64,16 +64,36 @@ async function oldSpaceGrowth(probed: Probed): Promise<number> {
   throw new Error('a full collection ran during every attempt');
 }
 
+/**
+ * The largest growth the probe saw over `rounds` probes, or over as many as it took to pass
+ * `enough` (then `rounds` is how many that was).
+ */
+async function largestGrowth(
+  probed: Probed,
+  rounds: number,
+  enough = Infinity,
+): Promise<{ largest: number; rounds: number }> {
+  let largest = -Infinity;
+  let round = 0;
+  while (round < rounds && largest <= enough) {
+    largest = Math.max(largest, await oldSpaceGrowth(probed));
+    round += 1;
+  }
+  return { largest, rounds: round };
+}
+
 test('the gateway keeps short-lived objects young after objects made at the same place were long-lived', async () => {
   // Without the gateway's heap settings, the engine moves such objects straight into the old
-  // generation: the probe sees it, so it can tell the settings apart.
+  // generation: the probe sees it, so it can tell the settings apart. The engine takes that
+  // decision at a young collection, which may fall late in a probe's run, so a plain process is
+  // probed again until it shows it, and the gateway as many times.
   const plain = await startPlainProbed();
   const gateway = await startBuiltGateway({ GATEWAY_DATA_DIR: dataDir }, ['--import', probe]);
   try {
-    const plainGrowth = await oldSpaceGrowth(plain);
-    const gatewayGrowth = await oldSpaceGrowth(gateway);
-    expect(plainGrowth).toBeGreaterThan(30_000_000);
-    expect(gatewayGrowth).toBeLessThan(plainGrowth / 2);
+    const plainGrowth = await largestGrowth(plain, 3, 30_000_000);
+    const gatewayGrowth = await largestGrowth(gateway, plainGrowth.rounds);
+    expect(plainGrowth.largest).toBeGreaterThan(30_000_000);
+    expect(gatewayGrowth.largest).toBeLessThan(plainGrowth.largest / 2);
   } finally {
     plain.child.kill('SIGKILL');
     await killBuiltGateway(gateway);
