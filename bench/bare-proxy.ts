@@ -3,17 +3,26 @@
  * the bearer key up in a `Map` (by its SHA-256, so no key is compared byte by byte), parses the JSON
  * body and forwards it to `UPSTREAM` over a keep-alive Agent, piping the reply back as it arrives.
  * Chat completions and messages go to the same path upstream. No database, no billing, no logging,
- * no conversion.
+ * no conversion; with `BARE_PROXY_LEDGER_DIR` set, the money moves alone (`money-moves.ts`).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { openMoneyMoves } from './money-moves.js';
 
 const port = Number(process.env.PORT ?? 0);
 const upstream = process.env.UPSTREAM ?? 'http://127.0.0.1:8080';
 const upstreamKey = process.env.UPSTREAM_KEY ?? 'upstream-key';
 const keys = new Map([[digest(process.env.BARE_PROXY_KEY ?? 'bare-proxy-key'), 'bench-user']]);
 const routes = new Set(['/v1/chat/completions', '/v1/messages']);
+const ledgerDir = process.env.BARE_PROXY_LEDGER_DIR;
+const moneyMoves =
+  ledgerDir === undefined
+    ? undefined
+    : await openMoneyMoves(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'), ledgerDir);
+let requests = 0;
 
 const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
 
@@ -53,6 +62,9 @@ async function forward(
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return refuse(response, 400, 'the body must be a JSON object');
+  const requestId = `bare-${process.pid}-${(requests += 1)}`;
+  const startedAt = performance.now();
+  const reservation = await moneyMoves?.reserve(requestId);
   const upstreamReply = await request(`${upstream}${path}`, {
     method: 'POST',
     dispatcher: agent,
@@ -72,6 +84,13 @@ async function forward(
   // A client that leaves ends the upstream call with it.
   response.once('close', () => upstreamReply.body.destroy());
   upstreamReply.body.pipe(response);
+  if (!moneyMoves) return;
+  const reply: Buffer[] = [];
+  upstreamReply.body.on('data', (part: Buffer) => reply.push(part));
+  upstreamReply.body.once('end', () => {
+    const latencyMs = Math.round(performance.now() - startedAt);
+    void moneyMoves.settle(reservation, requestId, Buffer.concat(reply), latencyMs);
+  });
 }
 
 const server = createServer((clientRequest, response) => {

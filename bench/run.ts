@@ -3,7 +3,9 @@
  * through a bare `node:http` + undici proxy, and through the gateway (with auth, billing and usage
  * logging on). Both proxies are pinned to core 0 and measured one after the other, never both under
  * load at once (the headline phases in turns: see `inTurns`); the driver and the upstream share
- * core 1. Prints a table with the gateway's ratios to the direct path and to the bare proxy, then
+ * core 1. The bare proxy runs a second time with the gateway's money moves alone (`money-moves.ts`)
+ * in the saturation phase: the floor the durable reservation and settlement set under the gateway's
+ * CPU per request. Prints a table with the gateway's ratios to the direct path and to the bare proxy, then
  * the same figures for Anthropic messages relayed as they are and for a chat client on an Anthropic
  * channel. Then the gateway runs again with `GATEWAY_WORKERS=auto` on every core, for its
  * throughput per machine and per core, and, with `BENCH_DATABASE_URL` set, once more on PostgreSQL
@@ -64,6 +66,19 @@ try {
     ready: /bare proxy ready on (http:\/\/\S+)/,
   });
   children.push(bareProxyProcess.child);
+  const moneyMovesProcess = await startPinned({
+    core: 0,
+    script: path.join(root, 'dist-bench/bare-proxy.js'),
+    env: {
+      PORT: '0',
+      UPSTREAM: upstreamOrigin,
+      UPSTREAM_KEY: 'upstream-key',
+      BARE_PROXY_KEY,
+      BARE_PROXY_LEDGER_DIR: path.join(dataDir, 'money-moves'),
+    },
+    ready: /bare proxy ready on (http:\/\/\S+)/,
+  });
+  children.push(moneyMovesProcess.child);
   const gatewayProcess = await startGateway({
     root,
     core: 0,
@@ -93,6 +108,10 @@ try {
     },
     pid: bareProxyProcess.child.pid!,
   };
+  const moneyMoves: Proxy = {
+    target: { ...bareProxy.target, origin: moneyMovesProcess.match[1]! },
+    pid: moneyMovesProcess.child.pid!,
+  };
   const gateway: Proxy = {
     target: {
       name: 'gateway',
@@ -120,6 +139,7 @@ try {
   process.stderr.write('warming up\n');
   await saturate(gateway.target, 3);
   await saturate(bareProxy.target, 2);
+  await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
 
   process.stderr.write('saturation\n');
@@ -128,9 +148,14 @@ try {
     const result = await saturate(proxy.target, seconds);
     return { ...result, cpuPerRequest: (cpuMicros(proxy.pid) - before) / result.requests };
   };
-  const [directSaturation, bareProxySaturation, gatewaySaturation] = await inTurns(
+  const [directSaturation, bareProxySaturation, moneyMovesSaturation, gatewaySaturation] = await inTurns(
     rounds,
-    [() => saturate(direct, seconds), () => saturateProxy(bareProxy), () => saturateProxy(gateway)],
+    [
+      () => saturate(direct, seconds),
+      () => saturateProxy(bareProxy),
+      () => saturateProxy(moneyMoves),
+      () => saturateProxy(gateway),
+    ],
     (result) => result.rps,
   );
 
@@ -271,6 +296,20 @@ try {
       { bareProxy: bareProxySaturation.cpuPerRequest, gateway: gatewaySaturation.cpuPerRequest },
       { digits: 1 },
     ),
+    // The bare proxy with the money moves alone: what the durability rule costs before anything else.
+    money_moves_floor: {
+      rps: round(moneyMovesSaturation.rps, 0),
+      cpu_us_per_request: round(moneyMovesSaturation.cpuPerRequest, 1),
+      vs_bare_proxy: {
+        rps: round(moneyMovesSaturation.rps / bareProxySaturation.rps, 3),
+        cpu: round(moneyMovesSaturation.cpuPerRequest / bareProxySaturation.cpuPerRequest, 3),
+      },
+      gateway_vs_it: {
+        rps: round(gatewaySaturation.rps / moneyMovesSaturation.rps, 3),
+        cpu: round(gatewaySaturation.cpuPerRequest / moneyMovesSaturation.cpuPerRequest, 3),
+      },
+      errors: moneyMovesSaturation.errors,
+    },
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -369,7 +408,7 @@ try {
     ),
     row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
   ]);
-  process.stdout.write(`${table}\n\n`);
+  process.stdout.write(`${table}\n${formatMoneyMovesFloor(results.money_moves_floor)}\n\n`);
   for (const [title, figures] of [
     ['Anthropic messages, relayed as they are', results.messages_passthrough],
     [
@@ -395,6 +434,7 @@ try {
   if (postgres) process.stdout.write(`\n${formatPostgres(postgres, gatewaySaturation)}\n`);
   const errors =
     results.saturation_rps.errors +
+    results.money_moves_floor.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +
@@ -511,5 +551,30 @@ function formatPostgres(figures: PostgresResult, sqlite: { rps: number; cpuPerRe
       ['CPU per request, database server (µs)', '', `${figures.database_cpu_us_per_request}`],
     ],
     ['chat completions, one core', 'on SQLite', 'on PostgreSQL'],
+  );
+}
+
+function formatMoneyMovesFloor(figures: {
+  rps: number;
+  cpu_us_per_request: number;
+  vs_bare_proxy: { rps: number; cpu: number };
+  gateway_vs_it: { rps: number; cpu: number };
+}): string {
+  return formatTable(
+    [
+      [
+        'throughput at saturation (req/s)',
+        `${figures.rps}`,
+        `${figures.vs_bare_proxy.rps}`,
+        `${figures.gateway_vs_it.rps}`,
+      ],
+      [
+        'CPU per request (µs)',
+        `${figures.cpu_us_per_request}`,
+        `${figures.vs_bare_proxy.cpu}`,
+        `${figures.gateway_vs_it.cpu}`,
+      ],
+    ],
+    ['bare proxy with the money moves alone', 'value', '/ bare proxy', 'gateway / it'],
   );
 }
