@@ -12,7 +12,7 @@ export interface AllCoresResult {
   rps_per_worker: number;
   /** CPU time of the primary and every worker, per request. */
   cpu_us_per_request: number;
-  /** The same with a key whose limits the workers check with the primary (one IPC round trip each). */
+  /** The same with a key limited by rpm, which the workers take from the primary in leases. */
   limited_key: { rps: number; cpu_us_per_request: number };
   /** Of the CPU per request, what the primary spent (connection hand-off, rate limit answers). */
   primary_cpu_us_per_request: { unlimited: number; limited: number };

@@ -1,7 +1,7 @@
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { ChangeTopic } from '../events/change-feed.js';
 import type { AttemptDecision, AttemptTicket } from '../limits/login-throttle.js';
-import type { RateDecision, RateLimits } from '../limits/rate-limiter.js';
+import type { RateDecision, RateLease, RateLimits } from '../limits/rate-limiter.js';
 import { readHealthUpdate, type HealthUpdate } from '../routing/health-update.js';
 import { asFiniteNumber, asString, isJsonObject, type JsonObject } from '../protocols/wire-json.js';
 
@@ -13,10 +13,14 @@ import { asFiniteNumber, asString, isJsonObject, type JsonObject } from '../prot
 export interface Calls {
   /**
    * Worker to primary: the tokens used since the last call, then, in order, for each request:
-   * count it against its key's machine-wide limits, or refuse it. One call carries every request
-   * that arrived while the worker's event loop took one turn.
+   * count it against its key's machine-wide limits, or refuse it; and for each key limited by
+   * `rpm` alone, a lease of requests counted ahead. One call carries every request that arrived
+   * while the worker's event loop took one turn.
    */
-  admit: { request: { tokens: TokenCounts; requests: AdmitRequest[] }; reply: RateDecision[] };
+  admit: {
+    request: { tokens: TokenCounts; requests: AdmitRequest[]; leases: LeaseRequest[] };
+    reply: { decisions: RateDecision[]; leases: RateLease[] };
+  };
   /**
    * Worker to primary: stored data changed; the reply comes once every other ready worker reloaded.
    * Primary to worker: reload what the topic covers, then reply.
@@ -42,12 +46,24 @@ export interface AdmitRequest {
   limits: RateLimits;
 }
 
+/** A key limited by `rpm` alone, with the requests of it waiting in the worker now. */
+export interface LeaseRequest {
+  keyId: number;
+  rpm: number;
+  wanted: number;
+}
+
 /** Tokens used by finished requests, summed per key. */
 export type TokenCounts = [keyId: number, tokens: number][];
+
+/** Requests a lease counted ahead and no request used, with the window they were counted in. */
+export type UnusedLeases = [keyId: number, count: number, windowStart: number][];
 
 export interface Notices {
   /** Worker to primary: tokens used by finished requests, when no admission call carries them soon. */
   tokens: { counts: TokenCounts };
+  /** Worker to primary: leases that ran out of time or of their window with requests unused. */
+  giveBack: { unused: UnusedLeases };
   /** Either way: one change of channel health, for every other worker. */
   health: { update: HealthUpdate };
   /** Worker to primary: it accepts connections (on the primary's shared port). */
@@ -77,18 +93,39 @@ function readAdmitRequest(value: unknown): AdmitRequest | undefined {
   return { keyId, limits: { rpm, tpm } };
 }
 
-function readTokenCounts(value: unknown): TokenCounts | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const counts: TokenCounts = [];
-  for (const entry of value as unknown[]) {
-    if (!Array.isArray(entry)) return undefined;
-    const keyId = asFiniteNumber(entry[0]);
-    const tokens = asFiniteNumber(entry[1]);
-    if (keyId === undefined || tokens === undefined) return undefined;
-    counts.push([keyId, tokens]);
-  }
-  return counts;
+function readLeaseRequest(value: unknown): LeaseRequest | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const keyId = asFiniteNumber(value.keyId);
+  const rpm = asFiniteNumber(value.rpm);
+  const wanted = asFiniteNumber(value.wanted);
+  return keyId === undefined || rpm === undefined || wanted === undefined
+    ? undefined
+    : { keyId, rpm, wanted };
 }
+
+function readLease(value: unknown): RateLease | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const granted = asFiniteNumber(value.granted);
+  const windowStart = asFiniteNumber(value.windowStart);
+  if (granted === undefined || windowStart === undefined) return undefined;
+  if (value.retryAfterSeconds === undefined) return { granted, windowStart };
+  const retryAfterSeconds = asFiniteNumber(value.retryAfterSeconds);
+  return retryAfterSeconds === undefined ? undefined : { granted, windowStart, retryAfterSeconds };
+}
+
+/** A list of number tuples of `width`, or nothing when one is malformed. */
+function readNumberTuples<Tuple extends number[]>(
+  value: unknown,
+  width: Tuple['length'],
+): Tuple[] | undefined {
+  return readAll(value, (entry) => {
+    if (!Array.isArray(entry) || entry.length !== width) return undefined;
+    const numbers = (entry as unknown[]).map(asFiniteNumber);
+    return numbers.every((number) => number !== undefined) ? (numbers as Tuple) : undefined;
+  });
+}
+
+const readTokenCounts = (value: unknown) => readNumberTuples<TokenCounts[number]>(value, 2);
 
 const readText = (value: unknown) => asString(value);
 
@@ -137,7 +174,8 @@ export const readCall: { [Name in CallName]: (body: JsonObject) => Calls[Name]['
   admit(body) {
     const tokens = readTokenCounts(body.tokens);
     const requests = readAll(body.requests, readAdmitRequest);
-    return tokens && requests ? { tokens, requests } : undefined;
+    const leases = readAll(body.leases, readLeaseRequest);
+    return tokens && requests && leases ? { tokens, requests, leases } : undefined;
   },
   change(body) {
     const topic = asString(body.topic);
@@ -159,7 +197,12 @@ export const readCall: { [Name in CallName]: (body: JsonObject) => Calls[Name]['
 
 /** Checks a reply for the operation it answers; undefined when malformed. */
 export const readReply: { [Name in CallName]: (body: unknown) => Calls[Name]['reply'] | undefined } = {
-  admit: (body) => readAll(body, readDecision),
+  admit(body) {
+    if (!isJsonObject(body)) return undefined;
+    const decisions = readAll(body.decisions, readDecision);
+    const leases = readAll(body.leases, readLease);
+    return decisions && leases ? { decisions, leases } : undefined;
+  },
   change: (body) => (body === true ? true : undefined),
   join: (body) => (body === true ? true : undefined),
   loginBegin: readAttemptDecision,
@@ -185,6 +228,10 @@ export const readNotice: { [Name in NoticeName]: (body: JsonObject) => Notices[N
   tokens(body) {
     const counts = readTokenCounts(body.counts);
     return counts && { counts };
+  },
+  giveBack(body) {
+    const unused = readNumberTuples<UnusedLeases[number]>(body.unused, 3);
+    return unused && { unused };
   },
   health(body) {
     const update = readHealthUpdate(body.update);

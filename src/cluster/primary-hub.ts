@@ -1,7 +1,6 @@
 import type { ChangeTopic } from '../events/change-feed.js';
 import { MemoryLoginThrottle, type LoginThrottle } from '../limits/login-throttle.js';
 import { MemoryRateLimiter } from '../limits/memory-rate-limiter.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import { gatherClusterMetrics } from './cluster-metrics.js';
 import { IpcLink, type IpcPort } from './ipc-link.js';
@@ -19,7 +18,7 @@ interface Member {
 export interface PrimaryHubOptions {
   logger: Logger;
   /** The machine-wide counters; in memory by default. */
-  limiter?: RateLimiter;
+  limiter?: MemoryRateLimiter;
   loginThrottle?: LoginThrottle;
   /** A worker accepts connections. */
   onListening?: (workerId: number, address: string) => void;
@@ -34,7 +33,7 @@ export interface PrimaryHubOptions {
  */
 export class PrimaryHub {
   private readonly members = new Map<number, Member>();
-  private readonly limiter: RateLimiter;
+  private readonly limiter: MemoryRateLimiter;
   private readonly logins: LoginThrottle;
 
   constructor(private readonly options: PrimaryHubOptions) {
@@ -48,11 +47,16 @@ export class PrimaryHub {
     );
     const member: Member = { link, ready: false, missed: new Set() };
     this.members.set(workerId, member);
-    link.handle('admit', async ({ tokens, requests }) => {
+    link.handle('admit', async ({ tokens, requests, leases }) => {
       for (const [keyId, count] of tokens) await this.limiter.recordTokens(keyId, count);
       const decisions = [];
       for (const { keyId, limits } of requests) decisions.push(await this.limiter.admit(keyId, limits));
-      return decisions;
+      // Each worker may hold a lease of every key: together they lend out at most half the room.
+      const spread = 2 * this.members.size;
+      return {
+        decisions,
+        leases: leases.map(({ keyId, rpm, wanted }) => this.limiter.lease(keyId, rpm, wanted, spread)),
+      };
     });
     link.handle('loginBegin', ({ subjects }) => this.logins.begin(subjects));
     link.handle('loginSucceed', async ({ ticket, clear }) => {
@@ -73,6 +77,9 @@ export class PrimaryHub {
     link.handle('metrics', () => this.gatherMetrics());
     link.onNotice('tokens', ({ counts }) => {
       for (const [keyId, tokens] of counts) void this.limiter.recordTokens(keyId, tokens);
+    });
+    link.onNotice('giveBack', ({ unused }) => {
+      for (const [keyId, count, windowStart] of unused) this.limiter.giveBack(keyId, count, windowStart);
     });
     link.onNotice('health', ({ update }) => {
       for (const [id, other] of this.members) if (id !== workerId) other.link.notify('health', { update });

@@ -1,13 +1,26 @@
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
-import type { RateDecision, RateLimiter, RateLimits } from './rate-limiter.js';
-import type { AdmitRequest, TokenCounts } from '../cluster/cluster-messages.js';
+import {
+  WINDOW_MS,
+  type RateDecision,
+  type RateLease,
+  type RateLimiter,
+  type RateLimits,
+} from './rate-limiter.js';
+import type { AdmitRequest, LeaseRequest, TokenCounts, UnusedLeases } from '../cluster/cluster-messages.js';
 import type { IpcLink } from '../cluster/ipc-link.js';
+
+/** How long a worker may spend a lease before what is left of it goes back to the primary. */
+const LEASE_MS = 100;
+const ALLOWED: RateDecision = { allowed: true };
 
 export interface IpcRateLimiterOptions {
   /** How long to wait for the primary's answer before deciding here (ms). */
   timeoutMs?: number;
   /** How long token counts may wait for a question to travel with before they go alone (ms). */
   tokenFlushMs?: number;
+  /** How long a lease may be spent (ms). */
+  leaseMs?: number;
+  now?: () => number;
   /** Hears once per outage that the primary did not answer. */
   onError?: (error: unknown) => void;
 }
@@ -17,20 +30,37 @@ interface Waiting {
   resolve(decision: RateDecision): void;
 }
 
+/** Requests of one key counted ahead by the primary, spent here one by one. */
+interface HeldLease {
+  rpm: number;
+  left: number;
+  windowStart: number;
+  until: number;
+}
+
 /**
  * Rate limits counted for the whole machine: the counters live in the primary process, which the
  * workers ask before they admit a request of a limited key (keys without limits ask nothing). The
  * questions asked during one turn of the event loop travel in one call, with the tokens used since
- * the last one ahead of them, so a busy worker pays one IPC round trip per turn rather than one
- * per request, and never asks with its own tokens still unsent. When the primary does not answer
- * in time the worker decides with counters of its own, a limit per worker, rather than refusing
- * traffic or admitting it unchecked.
+ * the last one ahead of them, so a busy worker pays at most one IPC round trip per turn, and never
+ * asks with its own tokens still unsent. A key limited by `rpm` alone is asked for in leases: the
+ * primary counts ahead the requests waiting and a share of the room left (see
+ * `MemoryRateLimiter.lease`), which the worker spends without asking for up to `leaseMs`, then
+ * gives back what it did not use. The machine never admits more than the limit; near it, leases
+ * hold only what is waiting. A key with a `tpm` limit asks for every request, since tokens used
+ * elsewhere may refuse it at any moment. When the primary does not answer in time the worker
+ * decides with counters of its own, a limit per worker, rather than refusing traffic or admitting
+ * it unchecked.
  */
 export class IpcRateLimiter implements RateLimiter {
   private readonly fallback = new MemoryRateLimiter();
   private readonly timeoutMs: number;
   private readonly tokenFlushMs: number;
+  private readonly leaseMs: number;
+  private readonly now: () => number;
   private waiting: Waiting[] = [];
+  private readonly leases = new Map<number, HeldLease>();
+  private leaseTimer: NodeJS.Timeout | undefined;
   private unsentTokens = new Map<number, number>();
   private tokenTimer: NodeJS.Timeout | undefined;
   private failing = false;
@@ -41,10 +71,13 @@ export class IpcRateLimiter implements RateLimiter {
   ) {
     this.timeoutMs = options.timeoutMs ?? 1_000;
     this.tokenFlushMs = options.tokenFlushMs ?? 20;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.now = options.now ?? Date.now;
   }
 
   admit(keyId: number, limits: RateLimits): Promise<RateDecision> {
-    if (limits.rpm === null && limits.tpm === null) return Promise.resolve({ allowed: true });
+    if (limits.rpm === null && limits.tpm === null) return Promise.resolve(ALLOWED);
+    if (limits.tpm === null && this.spendLease(keyId, limits.rpm!)) return Promise.resolve(ALLOWED);
     return new Promise((resolve) => {
       if (this.waiting.length === 0) setImmediate(() => void this.ask());
       this.waiting.push({ request: { keyId, limits }, resolve });
@@ -65,28 +98,101 @@ export class IpcRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.leaseTimer);
+    this.giveBack(() => true);
     const counts = this.takeTokens();
     if (counts.length > 0) this.link.notify('tokens', { counts });
     await this.fallback.close();
   }
 
+  /** Spends one request of the key's lease; false when there is none left to spend now. */
+  private spendLease(keyId: number, rpm: number): boolean {
+    const held = this.leases.get(keyId);
+    if (!held || held.left === 0 || held.rpm !== rpm) return false;
+    if (leaseOver(held, this.now())) return false;
+    held.left -= 1;
+    return true;
+  }
+
   private async ask(): Promise<void> {
     const waiting = this.waiting;
     this.waiting = [];
-    const requests = waiting.map((each) => each.request);
-    let decisions: RateDecision[];
+    // Requests of keys limited by rpm alone are asked for per key, as leases; the rest one by one.
+    const leased = new Map<number, Waiting[]>();
+    const single: Waiting[] = [];
+    for (const each of waiting) {
+      const { keyId, limits } = each.request;
+      if (limits.tpm !== null) single.push(each);
+      else if (leased.has(keyId)) leased.get(keyId)!.push(each);
+      else leased.set(keyId, [each]);
+    }
+    const requests = single.map((each) => each.request);
+    const leaseRequests: LeaseRequest[] = [...leased].map(([keyId, asking]) => ({
+      keyId,
+      rpm: asking[0]!.request.limits.rpm!,
+      wanted: asking.length,
+    }));
+    // A key asked for again has spent its lease, or cannot spend what is left: that goes back.
+    this.giveBack((keyId) => leased.has(keyId));
+    let answer: { decisions: RateDecision[]; leases: RateLease[] };
     try {
-      decisions = await this.link.call('admit', { tokens: this.takeTokens(), requests }, this.timeoutMs);
-      if (decisions.length !== requests.length)
+      answer = await this.link.call(
+        'admit',
+        { tokens: this.takeTokens(), requests, leases: leaseRequests },
+        this.timeoutMs,
+      );
+      if (answer.decisions.length !== requests.length || answer.leases.length !== leaseRequests.length)
         throw new Error('the primary answered another number of questions');
       this.failing = false;
     } catch (error) {
       if (!this.failing) this.options.onError?.(error);
       this.failing = true;
-      decisions = [];
-      for (const { keyId, limits } of requests) decisions.push(await this.fallback.admit(keyId, limits));
+      for (const { request, resolve } of waiting)
+        resolve(await this.fallback.admit(request.keyId, request.limits));
+      return;
     }
-    waiting.forEach((each, index) => each.resolve(decisions[index]!));
+    single.forEach((each, index) => each.resolve(answer.decisions[index]!));
+    leaseRequests.forEach(({ keyId, rpm }, index) =>
+      this.spendGranted(keyId, rpm, answer.leases[index]!, leased.get(keyId)!),
+    );
+  }
+
+  /** Admits the waiting requests a lease covers, refuses the others, and keeps the rest of it. */
+  private spendGranted(keyId: number, rpm: number, lease: RateLease, asking: Waiting[]): void {
+    asking.forEach((each, index) => {
+      if (index < lease.granted) return each.resolve(ALLOWED);
+      each.resolve({ allowed: false, limit: 'rpm', retryAfterSeconds: lease.retryAfterSeconds ?? 1 });
+    });
+    // A lease granted meanwhile, for requests of an earlier turn, goes back: one is held per key.
+    this.giveBack((id) => id === keyId);
+    const left = lease.granted - asking.length;
+    if (left <= 0) return;
+    this.leases.set(keyId, { rpm, left, windowStart: lease.windowStart, until: this.now() + this.leaseMs });
+    if (!this.leaseTimer) {
+      this.leaseTimer = setTimeout(() => this.giveBackExpired(), this.leaseMs);
+      this.leaseTimer.unref();
+    }
+  }
+
+  private giveBackExpired(): void {
+    this.leaseTimer = undefined;
+    const now = this.now();
+    this.giveBack((_keyId, held) => leaseOver(held, now));
+    if (this.leases.size > 0) {
+      this.leaseTimer = setTimeout(() => this.giveBackExpired(), this.leaseMs);
+      this.leaseTimer.unref();
+    }
+  }
+
+  /** Ends the leases `which` picks, and tells the primary what they left unused. */
+  private giveBack(which: (keyId: number, held: HeldLease) => boolean): void {
+    const unused: UnusedLeases = [];
+    for (const [keyId, held] of this.leases) {
+      if (!which(keyId, held)) continue;
+      this.leases.delete(keyId);
+      if (held.left > 0) unused.push([keyId, held.left, held.windowStart]);
+    }
+    if (unused.length > 0) this.link.notify('giveBack', { unused });
   }
 
   private takeTokens(): TokenCounts {
@@ -96,4 +202,9 @@ export class IpcRateLimiter implements RateLimiter {
     this.unsentTokens = new Map();
     return counts;
   }
+}
+
+/** Past its time, or its window: what is left of it can no longer be spent. */
+function leaseOver(held: HeldLease, now: number): boolean {
+  return now >= held.until || now - held.windowStart >= WINDOW_MS;
 }

@@ -3,10 +3,14 @@ import {
   slidingCount,
   WINDOW_MS,
   type RateDecision,
+  type RateLease,
   type RateLimiter,
   type RateLimits,
   type WindowCounts,
 } from './rate-limiter.js';
+
+/** The most requests one lease counts ahead beyond those waiting. */
+const LEASE_MOST = 1_000;
 
 interface KeyWindows {
   windowStart: number;
@@ -43,6 +47,38 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     entry.requests.current += 1;
     return { allowed: true };
+  }
+
+  /**
+   * Counts ahead, for a key limited by `rpm` alone, the `wanted` requests waiting and a `spread`th
+   * of the room left beyond them, so that the room lent out at once stays a fraction of what is
+   * left and shrinks with it: near the limit a lease holds only what is waiting, as `admit` would
+   * count it one by one. Waiting requests beyond the room are refused.
+   */
+  lease(keyId: number, rpm: number, wanted: number, spread: number): RateLease {
+    const { entry, elapsed } = this.windowOf(keyId);
+    const room = Math.max(0, Math.floor(rpm - slidingCount(entry.requests, elapsed)));
+    const granted = Math.min(room, Math.max(wanted, Math.min(LEASE_MOST, Math.floor(room / spread))));
+    entry.requests.current += granted;
+    if (granted >= wanted) return { granted, windowStart: entry.windowStart };
+    const retryAfterSeconds = secondsUntilAllowed({
+      counts: entry.requests,
+      elapsedInWindowMs: elapsed,
+      limit: rpm,
+      cost: 1,
+    });
+    return { granted, windowStart: entry.windowStart, retryAfterSeconds };
+  }
+
+  /** Takes back what a lease counted ahead and no request used, from the window it was counted in. */
+  giveBack(keyId: number, count: number, windowStart: number): void {
+    if (!this.windows.has(keyId)) return;
+    const { entry } = this.windowOf(keyId);
+    if (entry.windowStart === windowStart) {
+      entry.requests.current = Math.max(0, entry.requests.current - count);
+    } else if (entry.windowStart - windowStart === WINDOW_MS) {
+      entry.requests.previous = Math.max(0, entry.requests.previous - count);
+    }
   }
 
   async recordTokens(keyId: number, tokens: number): Promise<void> {

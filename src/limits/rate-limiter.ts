@@ -21,6 +21,18 @@ export interface RateLimiter {
 
 export const WINDOW_MS = 60_000;
 
+/**
+ * Requests of a key counted ahead for one worker, which admits them on its own (keys limited by
+ * `rpm` alone, see `IpcRateLimiter`): `granted` of them in the window starting at `windowStart`.
+ * When fewer were granted than were waiting, the rest are refused, and `retryAfterSeconds` says
+ * for how long.
+ */
+export interface RateLease {
+  granted: number;
+  windowStart: number;
+  retryAfterSeconds?: number;
+}
+
 export interface WindowCounts {
   previous: number;
   current: number;

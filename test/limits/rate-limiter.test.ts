@@ -90,3 +90,41 @@ test('retry time: until the next window, or until the previous window has faded 
     }),
   ).toBe(18);
 });
+
+describe('memory rate limiter leases', () => {
+  let clock = BASE;
+  const limiter = new MemoryRateLimiter(() => clock);
+
+  test('a lease counts what is waiting and a share of the room beyond it, never more than the room', async () => {
+    clock = BASE + 1_000;
+    expect(limiter.lease(20, 100, 3, 4)).toEqual({ granted: 25, windowStart: BASE });
+    expect(limiter.lease(20, 100, 1, 4)).toEqual({ granted: 18, windowStart: BASE });
+    // 57 left: what is waiting, when it is more than the share.
+    expect(limiter.lease(20, 100, 40, 4)).toEqual({ granted: 40, windowStart: BASE });
+    // 17 left for 30 waiting: 17, and the rest refused with admit's own retry time.
+    const short = limiter.lease(20, 100, 30, 4);
+    expect(short).toMatchObject({ granted: 17, windowStart: BASE });
+    const refused = await limiter.admit(20, { rpm: 100, tpm: null });
+    expect(refused).toMatchObject({ allowed: false, limit: 'rpm' });
+    expect(short.retryAfterSeconds).toBe((refused as { retryAfterSeconds: number }).retryAfterSeconds);
+    // A large room lends at most a thousand at once.
+    expect(limiter.lease(21, 1_000_000, 1, 2).granted).toBe(1_000);
+  });
+
+  test('what a lease left unused goes back to the window it was counted in', async () => {
+    clock = BASE + 1_000;
+    expect(limiter.lease(22, 10, 10, 2).granted).toBe(10);
+    limiter.giveBack(22, 4, BASE);
+    expect(limiter.lease(22, 10, 5, 2)).toMatchObject({ granted: 4 });
+    // In the next window it comes off the previous one, whose weight still counts.
+    limiter.giveBack(22, 2, BASE);
+    clock = BASE + MINUTE + 30_000;
+    limiter.giveBack(22, 8, BASE);
+    // previous 8 - 8 = 0 (the unused 2 went back before): the whole limit is free again.
+    expect(limiter.lease(22, 10, 10, 2).granted).toBe(10);
+    // A window two back, or a key never counted, changes nothing.
+    limiter.giveBack(22, 5, BASE - MINUTE);
+    limiter.giveBack(23, 5, BASE);
+    expect(limiter.lease(22, 10, 1, 2).granted).toBe(0);
+  });
+});
