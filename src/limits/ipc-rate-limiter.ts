@@ -1,12 +1,7 @@
+import { HeldLeases } from './held-leases.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
-import {
-  WINDOW_MS,
-  type RateDecision,
-  type RateLease,
-  type RateLimiter,
-  type RateLimits,
-} from './rate-limiter.js';
-import type { AdmitRequest, LeaseRequest, TokenCounts, UnusedLeases } from '../cluster/cluster-messages.js';
+import type { RateDecision, RateLease, RateLimiter, RateLimits } from './rate-limiter.js';
+import type { AdmitRequest, LeaseRequest, TokenCounts } from '../cluster/cluster-messages.js';
 import type { IpcLink } from '../cluster/ipc-link.js';
 
 /** How long a worker may spend a lease before what is left of it goes back to the primary. */
@@ -30,14 +25,6 @@ interface Waiting {
   resolve(decision: RateDecision): void;
 }
 
-/** Requests of one key counted ahead by the primary, spent here one by one. */
-interface HeldLease {
-  rpm: number;
-  left: number;
-  windowStart: number;
-  until: number;
-}
-
 /**
  * Rate limits counted for the whole machine: the counters live in the primary process, which the
  * workers ask before they admit a request of a limited key (keys without limits ask nothing). The
@@ -56,11 +43,8 @@ export class IpcRateLimiter implements RateLimiter {
   private readonly fallback = new MemoryRateLimiter();
   private readonly timeoutMs: number;
   private readonly tokenFlushMs: number;
-  private readonly leaseMs: number;
-  private readonly now: () => number;
+  private readonly leases: HeldLeases;
   private waiting: Waiting[] = [];
-  private readonly leases = new Map<number, HeldLease>();
-  private leaseTimer: NodeJS.Timeout | undefined;
   private unsentTokens = new Map<number, number>();
   private tokenTimer: NodeJS.Timeout | undefined;
   private failing = false;
@@ -71,13 +55,16 @@ export class IpcRateLimiter implements RateLimiter {
   ) {
     this.timeoutMs = options.timeoutMs ?? 1_000;
     this.tokenFlushMs = options.tokenFlushMs ?? 20;
-    this.leaseMs = options.leaseMs ?? LEASE_MS;
-    this.now = options.now ?? Date.now;
+    this.leases = new HeldLeases({
+      leaseMs: options.leaseMs ?? LEASE_MS,
+      now: options.now ?? Date.now,
+      giveBack: (unused) => link.notify('giveBack', { unused }),
+    });
   }
 
   admit(keyId: number, limits: RateLimits): Promise<RateDecision> {
     if (limits.rpm === null && limits.tpm === null) return Promise.resolve(ALLOWED);
-    if (limits.tpm === null && this.spendLease(keyId, limits.rpm!)) return Promise.resolve(ALLOWED);
+    if (limits.tpm === null && this.leases.spend(keyId, limits.rpm!)) return Promise.resolve(ALLOWED);
     return new Promise((resolve) => {
       if (this.waiting.length === 0) setImmediate(() => void this.ask());
       this.waiting.push({ request: { keyId, limits }, resolve });
@@ -98,20 +85,10 @@ export class IpcRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.leaseTimer);
-    this.giveBack(() => true);
+    this.leases.close();
     const counts = this.takeTokens();
     if (counts.length > 0) this.link.notify('tokens', { counts });
     await this.fallback.close();
-  }
-
-  /** Spends one request of the key's lease; false when there is none left to spend now. */
-  private spendLease(keyId: number, rpm: number): boolean {
-    const held = this.leases.get(keyId);
-    if (!held || held.left === 0 || held.rpm !== rpm) return false;
-    if (leaseOver(held, this.now())) return false;
-    held.left -= 1;
-    return true;
   }
 
   private async ask(): Promise<void> {
@@ -133,7 +110,7 @@ export class IpcRateLimiter implements RateLimiter {
       wanted: asking.length,
     }));
     // A key asked for again has spent its lease, or cannot spend what is left: that goes back.
-    this.giveBack((keyId) => leased.has(keyId));
+    this.leases.end((keyId) => leased.has(keyId));
     let answer: { decisions: RateDecision[]; leases: RateLease[] };
     try {
       answer = await this.link.call(
@@ -163,36 +140,8 @@ export class IpcRateLimiter implements RateLimiter {
       if (index < lease.granted) return each.resolve(ALLOWED);
       each.resolve({ allowed: false, limit: 'rpm', retryAfterSeconds: lease.retryAfterSeconds ?? 1 });
     });
-    // A lease granted meanwhile, for requests of an earlier turn, goes back: one is held per key.
-    this.giveBack((id) => id === keyId);
-    const left = lease.granted - asking.length;
-    if (left <= 0) return;
-    this.leases.set(keyId, { rpm, left, windowStart: lease.windowStart, until: this.now() + this.leaseMs });
-    if (!this.leaseTimer) {
-      this.leaseTimer = setTimeout(() => this.giveBackExpired(), this.leaseMs);
-      this.leaseTimer.unref();
-    }
-  }
-
-  private giveBackExpired(): void {
-    this.leaseTimer = undefined;
-    const now = this.now();
-    this.giveBack((_keyId, held) => leaseOver(held, now));
-    if (this.leases.size > 0) {
-      this.leaseTimer = setTimeout(() => this.giveBackExpired(), this.leaseMs);
-      this.leaseTimer.unref();
-    }
-  }
-
-  /** Ends the leases `which` picks, and tells the primary what they left unused. */
-  private giveBack(which: (keyId: number, held: HeldLease) => boolean): void {
-    const unused: UnusedLeases = [];
-    for (const [keyId, held] of this.leases) {
-      if (!which(keyId, held)) continue;
-      this.leases.delete(keyId);
-      if (held.left > 0) unused.push([keyId, held.left, held.windowStart]);
-    }
-    if (unused.length > 0) this.link.notify('giveBack', { unused });
+    // A lease granted meanwhile, for requests of an earlier turn, is ended by this one.
+    this.leases.keep(keyId, rpm, lease, lease.granted - asking.length);
   }
 
   private takeTokens(): TokenCounts {
@@ -202,9 +151,4 @@ export class IpcRateLimiter implements RateLimiter {
     this.unsentTokens = new Map();
     return counts;
   }
-}
-
-/** Past its time, or its window: what is left of it can no longer be spent. */
-function leaseOver(held: HeldLease, now: number): boolean {
-  return now >= held.until || now - held.windowStart >= WINDOW_MS;
 }
