@@ -31,7 +31,7 @@ interface Waiting {
  * questions asked during one turn of the event loop travel in one call, with the tokens used since
  * the last one ahead of them, so a busy worker pays at most one IPC round trip per turn, and never
  * asks with its own tokens still unsent. A key limited by `rpm` alone is asked for in leases: the
- * primary counts ahead the requests waiting and a share of the room left (see
+ * primary counts ahead the requests waiting, or a share of the room left when more (see
  * `MemoryRateLimiter.lease`), which the worker spends without asking for up to `leaseMs`, then
  * gives back what it did not use. The machine never admits more than the limit; near it, leases
  * hold only what is waiting. A key with a `tpm` limit asks for every request, since tokens used

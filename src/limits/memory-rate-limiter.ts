@@ -50,10 +50,10 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   /**
-   * Counts ahead, for a key limited by `rpm` alone, the `wanted` requests waiting and a `spread`th
-   * of the room left beyond them, so that the room lent out at once stays a fraction of what is
-   * left and shrinks with it: near the limit a lease holds only what is waiting, as `admit` would
-   * count it one by one. Waiting requests beyond the room are refused.
+   * Counts ahead, for a key limited by `rpm` alone, the `wanted` requests waiting or, when more, a
+   * `spread`th of the room left (at most `LEASE_MOST`), so that the room lent out at once stays a
+   * fraction of what is left and shrinks with it: near the limit a lease holds only what is
+   * waiting, as `admit` would count it one by one. Waiting requests beyond the room are refused.
    */
   lease(keyId: number, rpm: number, wanted: number, spread: number): RateLease {
     const { entry, elapsed } = this.windowOf(keyId);

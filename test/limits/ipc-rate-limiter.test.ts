@@ -154,7 +154,7 @@ test('leases never admit more than the limit, and what one worker leaves unused 
   const first = watchedWorkerLimiter(1, { leaseMs: 80 });
   const second = watchedWorkerLimiter(2, { leaseMs: 80 });
   const limits = { rpm: 40, tpm: null };
-  // Two workers: a lease holds at most a quarter of the room beyond what is waiting.
+  // Two workers: a lease holds what is waiting or, when more, a quarter of the room.
   expect(await first.limiter.admit(3, limits)).toEqual({ allowed: true });
   const bySecond = await admitUntilRefused(second.limiter, 3, limits);
   expect(bySecond).toBe(30);
@@ -170,7 +170,7 @@ test('near the limit a lease holds only the requests waiting, and the refused le
   hub = new PrimaryHub({ logger: createLogger('silent') });
   const { limiter, calls } = watchedWorkerLimiter(1);
   const limits = { rpm: 5, tpm: null };
-  // One worker: a lease takes half of the room beyond what is waiting, so 2 of 5, then 1 of 2, then 1.
+  // One worker: a lease takes what is waiting or half the room, so 2 of 5, then 1 of 3, then 1 of 2, then 1.
   expect(await admitUntilRefused(limiter, 3, limits)).toBe(5);
   expect(calls().length).toBeGreaterThanOrEqual(4);
   const refused = await limiter.admit(3, limits);

@@ -95,7 +95,7 @@ describe('memory rate limiter leases', () => {
   let clock = BASE;
   const limiter = new MemoryRateLimiter(() => clock);
 
-  test('a lease counts what is waiting and a share of the room beyond it, never more than the room', async () => {
+  test('a lease counts what is waiting or, when more, a share of the room, never more than the room', async () => {
     clock = BASE + 1_000;
     expect(limiter.lease(20, 100, 3, 4)).toEqual({ granted: 25, windowStart: BASE });
     expect(limiter.lease(20, 100, 1, 4)).toEqual({ granted: 18, windowStart: BASE });
