@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openLedgerAccount } from './ledger-account.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const groups = (process.env.BENCH_LEDGER_GROUPS ?? '1,5,20,60').split(',').map(Number);
@@ -27,27 +28,12 @@ interface Ledger {
   settle(hold: Record<string, unknown>, cost: number, record: Record<string, unknown>): Promise<boolean>;
   storeRecords(owner: string): Promise<number>;
 }
-const { openStore } = await import(path.join(root, 'dist/store/database.js'));
-const { migrateToLatest } = await import(path.join(root, 'dist/store/migrate.js'));
 const { openMoneyLedger } = await import(path.join(root, 'dist/store/money-ledger.js'));
 
 async function measure(groupSize: number): Promise<{ user: number; system: number }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-ledger-'));
-  const store = openStore({ dataDir });
+  const { store } = await openLedgerAccount(root, dataDir);
   try {
-    await migrateToLatest(store);
-    store.sqlite
-      .prepare(
-        `insert into users (id, username, group_name, balance, used, role, status, created_at)
-         values (1, 'bench', 'default', 1000000000000000, 0, 'user', 'active', 0)`,
-      )
-      .run();
-    store.sqlite
-      .prepare(
-        `insert into api_keys (id, user_id, key_hash, key_hint, name, status, unlimited_quota, quota, used_quota, created_at)
-         values (1, 1, 'bench', 'bench', 'bench', 'active', 1, 0, 0, 0)`,
-      )
-      .run();
     const ledger: Ledger = openMoneyLedger(store);
     let sequence = 0;
     let settledSinceMove = 0;

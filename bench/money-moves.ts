@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { openLedgerAccount } from './ledger-account.js';
 
 /**
  * The money moves admin-api section 3 asks of every request, and nothing else of the gateway: a
@@ -13,8 +14,6 @@ export interface MoneyMoves {
   settle(reservation: unknown, requestId: string, reply: Buffer, latencyMs: number): Promise<unknown>;
 }
 
-const USER_ID = 1;
-const KEY_ID = 1;
 /** nano-USD held per request, and charged per token of the reply's usage. */
 const HOLD = 1_000_000;
 const PER_TOKEN = 1_000;
@@ -25,31 +24,16 @@ interface Ledger {
 }
 
 export async function openMoneyMoves(root: string, dataDir: string): Promise<MoneyMoves> {
-  const { openStore } = await import(path.join(root, 'dist/store/database.js'));
-  const { migrateToLatest } = await import(path.join(root, 'dist/store/migrate.js'));
   const { openMoneyLedger } = await import(path.join(root, 'dist/store/money-ledger.js'));
   const { BalanceLedger } = await import(path.join(root, 'dist/billing/balance-ledger.js'));
-  const store = openStore({ dataDir });
-  await migrateToLatest(store);
-  store.sqlite
-    .prepare(
-      `insert into users (id, username, group_name, balance, used, role, status, created_at)
-       values (?, 'bench', 'default', 1000000000000000, 0, 'user', 'active', 0)`,
-    )
-    .run(USER_ID);
-  store.sqlite
-    .prepare(
-      `insert into api_keys (id, user_id, key_hash, key_hint, name, status, unlimited_quota, quota, used_quota, created_at)
-       values (?, ?, 'bench', 'bench', 'bench', 'active', 1, 0, 0, 0)`,
-    )
-    .run(KEY_ID, USER_ID);
+  const { store, userId, keyId } = await openLedgerAccount(root, dataDir);
   const ledger: Ledger = new BalanceLedger(openMoneyLedger(store), `bare-proxy-${process.pid}`);
   return {
     reserve: (requestId) =>
       ledger.reserve({
         requestId,
-        userId: USER_ID,
-        keyId: KEY_ID,
+        userId,
+        keyId,
         keyCapped: false,
         amount: HOLD,
         model: 'bench-model',
@@ -62,8 +46,8 @@ export async function openMoneyMoves(root: string, dataDir: string): Promise<Mon
       return ledger.settle(reservation, cost, {
         requestId,
         createdAt: Math.floor(Date.now() / 1000),
-        userId: USER_ID,
-        keyId: KEY_ID,
+        userId,
+        keyId,
         channelId: 1,
         model: 'bench-model',
         endpoint: 'chat',

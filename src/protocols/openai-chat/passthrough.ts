@@ -152,8 +152,8 @@ class OpenAIChatStreamTap implements StreamTap {
 
 /**
  * The member holding the one piece a chunk says, when it says nothing else: one choice's content,
- * its `reasoning_content`, or one tool call's arguments; no usage (`null` aside, which OpenAI sends in every chunk but the last
- * when usage is asked for), no finish, no other text. Chunks equal to it but for that piece then
+ * its `reasoning_content`, or one tool call's arguments; no usage (`null` aside, which OpenAI sends
+ * in every chunk but the last when usage is asked for), no finish, no other text. Chunks equal to it but for that piece then
  * read the same but for the piece.
  */
 function plainPieceMember(
