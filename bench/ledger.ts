@@ -28,7 +28,7 @@ interface Ledger {
   settle(hold: Record<string, unknown>, cost: number, record: Record<string, unknown>): Promise<boolean>;
   storeRecords(owner: string): Promise<number>;
 }
-const { openMoneyLedger } = await import(path.join(root, 'dist/store/money-ledger.js'));
+const { openMoneyLedger } = await import(path.join(root, 'dist/store/open-money-ledger.js'));
 
 async function measure(groupSize: number): Promise<{ user: number; system: number }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-ledger-'));

@@ -24,7 +24,7 @@ interface Ledger {
 }
 
 export async function openMoneyMoves(root: string, dataDir: string): Promise<MoneyMoves> {
-  const { openMoneyLedger } = await import(path.join(root, 'dist/store/money-ledger.js'));
+  const { openMoneyLedger } = await import(path.join(root, 'dist/store/open-money-ledger.js'));
   const { BalanceLedger } = await import(path.join(root, 'dist/billing/balance-ledger.js'));
   const { store, userId, keyId } = await openLedgerAccount(root, dataDir);
   const ledger: Ledger = new BalanceLedger(openMoneyLedger(store), `bare-proxy-${process.pid}`);

@@ -20,7 +20,7 @@ import type { GatewayServices } from './services.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
 import { createRepositories } from './store/repositories.js';
-import { openMoneyLedger } from './store/money-ledger.js';
+import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
 
 export interface Gateway {

@@ -11,12 +11,8 @@ import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
 import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
-import {
-  callUpstream,
-  isRetryableStatus,
-  MAX_ERROR_BODY_BYTES,
-  type UpstreamReply,
-} from './call-upstream.js';
+import { callUpstream, isRetryableStatus, MAX_ERROR_BODY_BYTES } from './call-upstream.js';
+import type { UpstreamReply } from './upstream-call.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';

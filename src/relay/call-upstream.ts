@@ -1,48 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
-import type { Cancellation } from './cancellation.js';
-import { UpstreamReplyReader, type UpstreamBody } from './upstream-reply-reader.js';
-
-export interface UpstreamCall {
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer | string;
-  cancellation: Cancellation;
-  dispatcher: Dispatcher;
-  /**
-   * A streamed call's reply below 400 is handed over once its headers are in, its body paused;
-   * any other reply is read whole.
-   */
-  stream: boolean;
-  /**
-   * Streamed: the headers, then each body chunk, within this many milliseconds of the last
-   * (`stream_idle_timeout_s`). Read whole: the headers and the whole body within it, together
-   * (`upstream_timeout_s`).
-   */
-  waitMs: number;
-  /** The longest body a reply below 400 read whole may have. */
-  maxBytes: number;
-  /** What is kept of an error reply's body (400 and above); the rest is not read. */
-  maxErrorBytes: number;
-}
-
-/** An upstream reply's status and headers. */
-export interface UpstreamHead {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-}
-
-export type UpstreamReply =
-  | (UpstreamHead & {
-      kind: 'whole';
-      /** Undefined when a reply below 400 passed `maxBytes` (the rest was not read). */
-      body: Buffer | undefined;
-    })
-  | (UpstreamHead & {
-      kind: 'stream';
-      /** Paused until read. */
-      body: UpstreamBody;
-    });
+import type { UpstreamCall, UpstreamReply } from './upstream-call.js';
+import { UpstreamReplyReader } from './upstream-reply-reader.js';
 
 /** What is kept of an upstream error reply's body: error bodies are never that large. */
 export const MAX_ERROR_BODY_BYTES = 1 << 20;

@@ -1,5 +1,5 @@
 import { redactKeys } from '../providers/redact-keys.js';
-import type { UpstreamHead } from './call-upstream.js';
+import type { UpstreamHead } from './upstream-call.js';
 
 export interface UpstreamError {
   status: number;

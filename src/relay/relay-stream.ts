@@ -5,7 +5,7 @@ import { waitForDrain, type DrainSource } from './wait-for-drain.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import type { RequestAccount } from './request-account.js';
 import type { StreamTransform } from './transforms.js';
-import type { UpstreamBody } from './upstream-reply-reader.js';
+import type { UpstreamBody } from './upstream-call.js';
 
 export interface StreamRelayOptions {
   transform: StreamTransform;

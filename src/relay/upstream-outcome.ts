@@ -2,8 +2,7 @@ import type { JsonDocument } from '../protocols/json-document.js';
 import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
-import type { UpstreamHead } from './call-upstream.js';
-import type { UpstreamBody } from './upstream-reply-reader.js';
+import type { UpstreamBody, UpstreamHead } from './upstream-call.js';
 import type { UpstreamPlan } from './plan.js';
 
 /** How one upstream attempt ended, as the relay reads it. */

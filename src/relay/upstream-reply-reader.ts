@@ -1,23 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { errors } from 'undici';
-import type { UpstreamCall, UpstreamHead, UpstreamReply } from './call-upstream.js';
+import type { UpstreamBody, UpstreamCall, UpstreamHead, UpstreamReply } from './upstream-call.js';
 import { ReplyDeadline } from './classify-transport-failure.js';
-
-/** A streamed upstream body, read chunk by chunk as the relay can take it. */
-export interface UpstreamBody {
-  /** The first chunk, or undefined when the body ends empty; the body stays paused after it. */
-  first(): Promise<Buffer | undefined>;
-  /**
-   * Hands each further chunk to `onData` while not paused (it starts paused), then calls `onEnd`
-   * once: with no error once the body ended and every chunk was handed over, or with the error
-   * at once when the body failed.
-   */
-  read(onData: (chunk: Buffer) => void, onEnd: (error?: Error) => void): void;
-  pause(): void;
-  resume(): void;
-  /** Stops reading; a body not yet ended is cut, and its connection dropped. */
-  destroy(): void;
-}
 
 /**
  * undici's handler for one upstream call (see `callUpstream`). A streamed reply below 400 is

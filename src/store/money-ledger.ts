@@ -1,6 +1,3 @@
-import { openPostgresMoneyLedger } from './postgres-money-ledger.js';
-import { openSqliteMoneyLedger } from './sqlite-money-ledger.js';
-import type { Store } from './database.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
 
 /** The money of one request while it runs, as the `holds` table keeps it (nano-USD). */
@@ -64,12 +61,3 @@ export interface MoneyLedger {
 
 /** The usage record a returned hold leaves (admin-api section 3, rule 6). */
 export const INTERRUPTED = 'interrupted';
-
-/**
- * Every request runs these statements, so they skip the query builder. Both databases group-commit
- * the moves of concurrent requests: on SQLite, synchronous prepared statements in one transaction;
- * on PostgreSQL, one call of a database function per batch, one round trip.
- */
-export function openMoneyLedger(store: Store): MoneyLedger {
-  return store.sqlite ? openSqliteMoneyLedger(store.sqlite) : openPostgresMoneyLedger(store.db);
-}

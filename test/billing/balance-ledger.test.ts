@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { BalanceLedger } from '../../src/billing/balance-ledger.js';
-import { openMoneyLedger, type MoneyLedger } from '../../src/store/money-ledger.js';
+import type { MoneyLedger } from '../../src/store/money-ledger.js';
+import { openMoneyLedger } from '../../src/store/open-money-ledger.js';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import type { Store } from '../../src/store/database.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';

@@ -6,7 +6,7 @@ import { machineIdentity } from '../../src/billing/machine-identity.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Store } from '../../src/store/database.js';
 import { LeasesRepository } from '../../src/store/leases-repository.js';
-import { openMoneyLedger } from '../../src/store/money-ledger.js';
+import { openMoneyLedger } from '../../src/store/open-money-ledger.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import { storeVariants } from '../helpers/test-stores.js';
 import { seedUserWithKey } from '../helpers/seed-user-with-key.js';

@@ -3,9 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Agent } from 'undici';
 import { createUpstreamDispatcher } from '../../src/providers/upstream-dispatcher.js';
-import { callUpstream, type UpstreamCall, type UpstreamReply } from '../../src/relay/call-upstream.js';
+import { callUpstream } from '../../src/relay/call-upstream.js';
+import type { UpstreamCall, UpstreamReply } from '../../src/relay/upstream-call.js';
 import { Cancellation } from '../../src/relay/cancellation.js';
-import type { UpstreamBody } from '../../src/relay/upstream-reply-reader.js';
+import type { UpstreamBody } from '../../src/relay/upstream-call.js';
 import { ReplyDeadline } from '../../src/relay/classify-transport-failure.js';
 
 let server: Server | undefined;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Store } from '../../src/store/database.js';
-import { openMoneyLedger, type Hold, type MoneyLedger } from '../../src/store/money-ledger.js';
+import type { Hold, MoneyLedger } from '../../src/store/money-ledger.js';
+import { openMoneyLedger } from '../../src/store/open-money-ledger.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
 import { seedUserWithKey } from '../helpers/seed-user-with-key.js';
 import { storeVariants } from '../helpers/test-stores.js';

@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
-import { openMoneyLedger } from '../../src/store/money-ledger.js';
+import { openMoneyLedger } from '../../src/store/open-money-ledger.js';
 import { createRepositories } from '../../src/store/repositories.js';
 import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite-busy-retry.js';
 
