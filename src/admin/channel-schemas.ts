@@ -36,6 +36,8 @@ export const CHANNEL_READ_ONLY_FIELDS = ['id', 'created_at'] as const;
 export const createChannelSchema = z.strictObject({
   ...channelFields,
   base_url: channelFields.base_url.default(null),
+  // Optional for types that run without a key (admin-api section 5); the others need one.
+  keys: channelFields.keys.default([]),
   model_mapping: channelFields.model_mapping.default({}),
   groups: channelFields.groups.default(['default']),
   priority: channelFields.priority.default(0),

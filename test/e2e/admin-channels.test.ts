@@ -106,6 +106,21 @@ describe('channels', () => {
     expect(page.body.data).toEqual([first]);
   });
 
+  it.each(['ollama', 'vllm'])(
+    'creates a %s channel without a keys member, and one with none',
+    async (type) => {
+      const { keys: _keys, ...withoutKeys } = required;
+      const omitted = await gateway.admin('POST', '/channels', { ...withoutKeys, type });
+      expect(omitted.status).toBe(201);
+      expect(omitted.body).toMatchObject({ type, keys: [] });
+      const empty = await gateway.admin('POST', '/channels', { ...required, type, keys: [] });
+      expect(empty.status).toBe(201);
+      expect(empty.body.keys).toEqual([]);
+      const patched = await gateway.admin('PATCH', `/channels/${omitted.body.id}`, { keys: [] });
+      expect(patched.status).toBe(200);
+    },
+  );
+
   it.each([['0'], ['1001'], ['ten']])('rejects limit=%s', async (limit) => {
     expectError(await gateway.admin('GET', `/channels?limit=${limit}`), 400, 'invalid_request', 'limit');
   });

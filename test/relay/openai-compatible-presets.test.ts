@@ -16,8 +16,8 @@ interface Preset {
   type: string;
   model: string;
   upstreamModel: string;
-  /** Keys of the channel; none for a keyless local server. */
-  keys: string[];
+  /** Keys of the channel; none for a keyless local server, or no `keys` member at all (undefined). */
+  keys: string[] | undefined;
   /** Where the vendor serves chat completions, and the channel's base_url below it. */
   chatPath: string;
   baseUrlPath: string;
@@ -56,10 +56,19 @@ const presets: Preset[] = [
     type: 'ollama',
     model: 'llama3.2',
     upstreamModel: 'llama3.2:3b',
-    keys: [],
+    keys: undefined,
     chatPath: '/v1/chat/completions',
     baseUrlPath: '',
     fake: { keyless: true },
+  },
+  {
+    type: 'vllm',
+    model: 'qwen3-8b',
+    upstreamModel: 'Qwen/Qwen3-8B',
+    keys: [],
+    chatPath: '/v1/chat/completions',
+    baseUrlPath: '',
+    fake: { keyless: true, reasoningField: 'reasoning_content' },
   },
 ];
 
@@ -80,7 +89,7 @@ beforeAll(async () => {
       name: preset.type,
       type: preset.type,
       base_url: fake.origin + preset.baseUrlPath,
-      keys: preset.keys,
+      ...(preset.keys && { keys: preset.keys }),
       models: [preset.model],
       model_mapping: { [preset.model]: preset.upstreamModel },
     });
@@ -117,7 +126,7 @@ describe('the wire of each preset', () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.url).toBe(preset.chatPath);
     expect(requests[0]?.headers.authorization).toBe(
-      preset.keys[0] === undefined ? undefined : `Bearer ${preset.keys[0]}`,
+      preset.keys?.[0] === undefined ? undefined : `Bearer ${preset.keys[0]}`,
     );
     expect(requests[0]?.body).toMatchObject({ model: preset.upstreamModel, messages });
     expect(requests[0]?.refused).toBeUndefined();
@@ -342,13 +351,22 @@ describe('the deepseek fake holds histories to the thinking-mode rules', () => {
 });
 
 describe('the channel test and the model list', () => {
-  it('POST /api/channels/{id}/test works for a keyless ollama channel, sending no key', async () => {
-    const probe = await gw.admin('POST', `/channels/${channelIds.get('ollama')}/test`);
-    expect(probe.body).toMatchObject({ ok: true, error: null });
-    const [received] = fakeOf('ollama').requests;
-    expect(received?.path).toBe('/v1/chat/completions');
-    expect(received?.headers.authorization).toBeUndefined();
-    expect(received?.body).toMatchObject({ model: 'llama3.2:3b' });
+  it.each(['ollama', 'vllm'])(
+    'POST /api/channels/{id}/test works for a keyless %s channel, sending no key',
+    async (type) => {
+      const probe = await gw.admin('POST', `/channels/${channelIds.get(type)}/test`);
+      expect(probe.body).toMatchObject({ ok: true, error: null });
+      const [received] = fakeOf(type).requests;
+      expect(received?.path).toBe('/v1/chat/completions');
+      expect(received?.headers.authorization).toBeUndefined();
+      const preset = presets.find((each) => each.type === type)!;
+      expect(received?.body).toMatchObject({ model: preset.upstreamModel });
+    },
+  );
+
+  it.each(['ollama', 'vllm'])('a keyless %s channel reads back with no keys', async (type) => {
+    const read = await gw.admin('GET', `/channels/${channelIds.get(type)}`);
+    expect(read.body.keys).toEqual([]);
   });
 
   it('a failing ollama server makes the test not ok', async () => {
