@@ -84,6 +84,12 @@ export const catalogue = {
     en: (p) => `field ${p.field} is required`,
     'zh-CN': (p) => `field ${p.field} is required`,
   },
+  field_invalid: {
+    status: 400,
+    code: 'invalid_request',
+    en: (p) => `field ${p.field} must be ${p.expected}`,
+    'zh-CN': (p) => `field ${p.field} must be ${p.expected}`,
+  },
   invalid_json: {
     status: 400,
     code: '',

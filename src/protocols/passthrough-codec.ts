@@ -60,6 +60,13 @@ export interface PassthroughCodec {
   /** The model to route, output cap and stream flag, read from a client body of this protocol. */
   isStream(body: Record<string, unknown>): boolean;
   outputCap(body: Record<string, unknown>): number | undefined;
+  /** Choices asked for (chat's `n`, Gemini's `candidateCount`): each may take up to the output cap. */
+  choiceCount?(body: Record<string, unknown>): number;
+  /**
+   * Refuses, with a 400 naming the member, a body whose members read here (stream flag, output cap,
+   * choices, usage chunk) are of the wrong type (`request-flags.ts`).
+   */
+  checkFlags(body: Record<string, unknown>): void;
   /** Applies only the declared patches: upstream model name, usage in streams. */
   prepareRequest(body: Record<string, unknown>, options: { upstreamModel: string }): PreparedRequest;
   /** The usage a complete reply reports, read from it where it lies (the rest is not parsed). */

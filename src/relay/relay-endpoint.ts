@@ -1,5 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ErrorShape } from '../http/request-context.js';
+import type { ClientProtocolName } from '../protocols/protocol-codec.js';
+import { protocols } from '../protocols/registry.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { alphaSearchOperation } from './operations/alpha-search-operation.js';
 import { embeddingsOperation } from './operations/embeddings-operation.js';
@@ -55,6 +57,22 @@ function endpoint(name: string, options: Partial<Omit<RelayEndpoint, 'name'>> = 
 }
 
 /**
+ * A conversational endpoint (chat completions, responses, messages, generateContent): relayed by
+ * its protocol's operation, its body's flags checked by that protocol's passthrough.
+ */
+function conversational(
+  name: string,
+  protocol: ClientProtocolName,
+  options: Partial<Omit<RelayEndpoint, 'name' | 'operation' | 'validateBody'>> = {},
+): RelayEndpoint {
+  return endpoint(name, {
+    operation: protocolOperation(protocol),
+    validateBody: protocols[protocol].passthrough.checkFlags,
+    ...options,
+  });
+}
+
+/**
  * Channels that declare image generation, and every Gemini channel: a Gemini model that is not
  * Imagen must hear that it generates through generateContent (client-api 4.6), not `No available channel`.
  */
@@ -78,11 +96,8 @@ function requireDocuments(body: Record<string, unknown>): void {
 }
 
 export const relayEndpoints = {
-  chatCompletions: endpoint('chat-completions', {
-    requiredField: 'messages',
-    operation: protocolOperation('openai-chat'),
-  }),
-  responses: endpoint('responses', { operation: protocolOperation('openai-responses') }),
+  chatCompletions: conversational('chat-completions', 'openai-chat', { requiredField: 'messages' }),
+  responses: conversational('responses', 'openai-responses'),
   responsesCompact: endpoint('responses-compact', {
     serves: declaring('openai-response-compact'),
     operation: responsesCompactOperation,
@@ -99,19 +114,13 @@ export const relayEndpoints = {
     validateBody: checkImageCount,
     operation: imageGenerationOperation,
   }),
-  messages: endpoint('messages', {
+  messages: conversational('messages', 'anthropic-messages', {
     errorShape: 'anthropic',
     requiredField: 'messages',
-    operation: protocolOperation('anthropic-messages'),
   }),
-  generateContent: endpoint('generate-content', {
+  generateContent: conversational('generate-content', 'gemini', { requiredField: 'contents', stream: false }),
+  streamGenerateContent: conversational('stream-generate-content', 'gemini', {
     requiredField: 'contents',
-    operation: protocolOperation('gemini'),
-    stream: false,
-  }),
-  streamGenerateContent: endpoint('stream-generate-content', {
-    requiredField: 'contents',
-    operation: protocolOperation('gemini'),
     stream: true,
   }),
   embeddings: endpoint('embeddings', {

@@ -8,6 +8,7 @@ import {
   type TapVerdict,
   withUpstreamModel,
 } from '../passthrough-codec.js';
+import { checkBoolean, checkTokenCount } from '../request-flags.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { AnthropicStreamUsage, convertAnthropicUsage } from './convert-anthropic-usage.js';
@@ -29,6 +30,12 @@ export const anthropicMessagesPassthrough: PassthroughCodec = {
   isStream: (body) => body.stream === true,
 
   outputCap: (body) => asCount(body.max_tokens),
+
+  // https://docs.anthropic.com/en/api/messages
+  checkFlags(body) {
+    checkBoolean(body.stream, 'stream');
+    checkTokenCount(body.max_tokens, 'max_tokens');
+  },
 
   prepareRequest: (body, { upstreamModel }) => ({
     body: withUpstreamModel(body, upstreamModel),

@@ -7,6 +7,7 @@ import {
   type StreamTap,
   type TapVerdict,
 } from '../passthrough-codec.js';
+import { checkChoiceCount, checkObject, checkTokenCount } from '../request-flags.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import {
@@ -36,6 +37,19 @@ export const geminiPassthrough: PassthroughCodec = {
 
   outputCap: (body) =>
     isJsonObject(body.generationConfig) ? asCount(body.generationConfig.maxOutputTokens) : undefined,
+
+  choiceCount: (body) => {
+    const count = isJsonObject(body.generationConfig) ? body.generationConfig.candidateCount : undefined;
+    return typeof count === 'number' ? count : 1;
+  },
+
+  // https://ai.google.dev/api/generate-content#generationconfig
+  checkFlags(body) {
+    const config = checkObject(body.generationConfig, 'generationConfig');
+    if (!config) return;
+    checkTokenCount(config.maxOutputTokens, 'generationConfig.maxOutputTokens');
+    checkChoiceCount(config.candidateCount, 'generationConfig.candidateCount');
+  },
 
   prepareRequest: (body) => ({ body, hideUsageEvents: false }),
 

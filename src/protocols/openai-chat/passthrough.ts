@@ -10,12 +10,15 @@ import {
   type TapVerdict,
   withUpstreamModel,
 } from '../passthrough-codec.js';
+import { checkBoolean, checkChoiceCount, checkObject, checkTokenCount } from '../request-flags.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { convertOpenAIChatUsage, count } from './convert-openai-chat-usage.js';
 import { OPENAI_OBFUSCATION, RepeatedTextEvent } from '../repeated-text-event.js';
 
 const DONE = '[DONE]';
+/** The most choices (`n`) one chat completion may ask for. */
+const MAX_CHOICES = 128;
 
 /**
  * Chat completions to an OpenAI-compatible upstream. Streams ask for usage with
@@ -30,6 +33,18 @@ export const openAIChatPassthrough: PassthroughCodec = {
   isStream: (body) => body.stream === true,
 
   outputCap: (body) => count(body.max_completion_tokens) ?? count(body.max_tokens),
+
+  choiceCount: (body) => (typeof body.n === 'number' ? body.n : 1),
+
+  // https://platform.openai.com/docs/api-reference/chat/create
+  checkFlags(body) {
+    checkBoolean(body.stream, 'stream');
+    const options = checkObject(body.stream_options, 'stream_options');
+    if (options) checkBoolean(options.include_usage, 'stream_options.include_usage');
+    checkChoiceCount(body.n, 'n', MAX_CHOICES);
+    checkTokenCount(body.max_completion_tokens, 'max_completion_tokens');
+    checkTokenCount(body.max_tokens, 'max_tokens');
+  },
 
   prepareRequest(body, { upstreamModel }) {
     const named = withUpstreamModel(body, upstreamModel);

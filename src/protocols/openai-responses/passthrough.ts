@@ -8,6 +8,7 @@ import {
   type TapVerdict,
   withUpstreamModel,
 } from '../passthrough-codec.js';
+import { checkBoolean, checkTokenCount } from '../request-flags.js';
 import type { SseEvent } from '../sse/sse-event-reader.js';
 import { missingLastEventDetail, notJsonObjectDetail } from '../sse/stream-break.js';
 import { isJsonObject, parseJson, asCount } from '../wire-json.js';
@@ -33,6 +34,12 @@ export const openAIResponsesPassthrough: PassthroughCodec = {
   isStream: (body) => body.stream === true,
 
   outputCap: (body) => asCount(body.max_output_tokens),
+
+  // https://platform.openai.com/docs/api-reference/responses/create
+  checkFlags(body) {
+    checkBoolean(body.stream, 'stream');
+    checkTokenCount(body.max_output_tokens, 'max_output_tokens');
+  },
 
   prepareRequest: (body, { upstreamModel }) => ({
     body: withUpstreamModel(body, upstreamModel),

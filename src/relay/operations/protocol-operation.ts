@@ -17,7 +17,8 @@ export function protocolOperation(protocol: ClientProtocolName): RelayOperation 
     billingPrice: modelPrice,
     preCharge: (body, settings) => ({
       inputTokens: estimatePromptTokens(body),
-      outputCap: passthrough.outputCap(body) ?? settings.default_max_tokens,
+      outputCap:
+        (passthrough.outputCap(body) ?? settings.default_max_tokens) * (passthrough.choiceCount?.(body) ?? 1),
       calls: 1,
     }),
     forwardedHeaders: passthrough.forwardedHeaders,
