@@ -7,6 +7,7 @@ import type { UpstreamEndpoint } from '../providers/provider-descriptor.js';
 import { findProvider } from '../providers/registry.js';
 import type { ClientProtocolName, ProtocolName, StreamEncoderOptions } from '../protocols/protocol-codec.js';
 import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
+import { declaredUpstreamEndpoints } from '../routing/declared-upstream-endpoints.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
 import { convertReply, convertStream } from './convert.js';
@@ -101,7 +102,10 @@ export function createPlanner(
     const provider = findProvider(channel.type);
     if (!provider) return undefined;
     const upstreamModel = mapUpstreamModel(channel, input.model);
-    const served = provider.upstreamEndpoints(upstreamModel, channel.config);
+    const served = declaredUpstreamEndpoints(
+      channel.endpoints,
+      provider.upstreamEndpoints(upstreamModel, channel.config),
+    );
     if (served.includes(client.upstreamEndpoint) && !input.effort) {
       const prepared = client.passthrough.prepareRequest(input.body, { upstreamModel });
       return {

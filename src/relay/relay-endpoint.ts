@@ -2,6 +2,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { ErrorShape } from '../http/request-context.js';
 import type { ClientProtocolName } from '../protocols/protocol-codec.js';
 import { protocols } from '../protocols/registry.js';
+import type { EndpointType } from '../routing/endpoint-type.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import { alphaSearchOperation } from './operations/alpha-search-operation.js';
 import { embeddingsOperation } from './operations/embeddings-operation.js';
@@ -42,8 +43,14 @@ export interface RelayEndpoint {
 const anyChannel = () => true;
 const noRules = () => undefined;
 const noChannel = () => false;
-const declaring = (type: string) => (channel: RoutableChannel) =>
-  channel.endpointTypes.includes(type as never);
+/** Channels that list `type` for the model (their `endpoints`, else the types derived for it). */
+const declaring = (type: EndpointType) => (channel: RoutableChannel, model: string) =>
+  channel.endpointTypesFor(model).includes(type);
+
+/** The conversational endpoint types: a channel that lists one serves them all, by conversion (client-api 4.9). */
+const CONVERSATIONAL: readonly EndpointType[] = ['openai', 'openai-response', 'anthropic', 'gemini'];
+const conversing = (channel: RoutableChannel, model: string) =>
+  channel.endpointTypesFor(model).some((type) => CONVERSATIONAL.includes(type));
 
 function endpoint(name: string, options: Partial<Omit<RelayEndpoint, 'name'>> = {}): RelayEndpoint {
   return {
@@ -66,6 +73,7 @@ function conversational(
   options: Partial<Omit<RelayEndpoint, 'name' | 'operation' | 'validateBody'>> = {},
 ): RelayEndpoint {
   return endpoint(name, {
+    serves: conversing,
     operation: protocolOperation(protocol),
     validateBody: protocols[protocol].passthrough.checkFlags,
     ...options,
@@ -73,11 +81,13 @@ function conversational(
 }
 
 /**
- * Channels that declare image generation, and every Gemini channel: a Gemini model that is not
- * Imagen must hear that it generates through generateContent (client-api 4.6), not `No available channel`.
+ * Channels that declare image generation, and every Gemini channel that converses: a Gemini model
+ * that is not Imagen must hear that it generates through generateContent (client-api 4.6), not
+ * `No available channel`.
  */
 const imageChannel = (channel: RoutableChannel, model: string) =>
-  declaring('image-generation')(channel) || upstreamServes(channel, 'gemini-predict', model);
+  declaring('image-generation')(channel, model) ||
+  (conversing(channel, model) && upstreamServes(channel, 'gemini-predict', model));
 
 /**
  * `n` of image generation: an integer from 1 to 128 (client-api 4.6). Null is absent, one image,

@@ -28,7 +28,7 @@ export const imageGenerationOperation: RelayOperation = {
   select(candidates, model) {
     const suitable = candidates.filter(
       (channel) =>
-        channel.endpointTypes.includes('image-generation') &&
+        channel.endpointTypesFor(model).includes('image-generation') &&
         (upstreamServes(channel, 'openai-images', model) ||
           (upstreamServes(channel, 'gemini-predict', model) &&
             isImagenModel(mapUpstreamModel(channel, model)))),

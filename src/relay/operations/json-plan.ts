@@ -1,6 +1,7 @@
 import type { UpstreamEndpoint } from '../../providers/provider-descriptor.js';
 import { mapUpstreamModel } from '../../providers/map-upstream-model.js';
 import { findProvider } from '../../providers/registry.js';
+import { declaredUpstreamEndpoints } from '../../routing/declared-upstream-endpoints.js';
 import type { RoutableChannel } from '../../routing/routing-catalog.js';
 import type { UpstreamPlan } from '../plan.js';
 import type { ReplyTransform } from '../transforms.js';
@@ -25,10 +26,13 @@ export function jsonPlan(options: {
   };
 }
 
-/** Whether the channel's upstream serves `endpoint` natively for the public `model`. */
+/**
+ * Whether the channel's upstream serves `endpoint` natively for the public `model`, and is called
+ * there (`declaredUpstreamEndpoints`).
+ */
 export function upstreamServes(channel: RoutableChannel, endpoint: UpstreamEndpoint, model: string): boolean {
   const provider = findProvider(channel.type);
-  return (
-    provider?.upstreamEndpoints(mapUpstreamModel(channel, model), channel.config).includes(endpoint) ?? false
-  );
+  if (!provider) return false;
+  const native = provider.upstreamEndpoints(mapUpstreamModel(channel, model), channel.config);
+  return declaredUpstreamEndpoints(channel.endpoints, native).includes(endpoint);
 }
