@@ -200,6 +200,14 @@ export const catalogue = {
     en: (p) => `Rate limit exceeded: ${p.limit}, retry after ${p.retryAfter} seconds`,
     'zh-CN': (p) => `请求频率超出限制: ${p.limit}, 请 ${p.retryAfter} 秒后重试`,
   },
+  upstream_held: {
+    status: 429,
+    code: 'rate_limit_exceeded',
+    retryable: true,
+    selection: true,
+    en: (p) => `${p.message}`,
+    'zh-CN': (p) => `${p.message}`,
+  },
   admin_unauthorized: {
     status: 401,
     code: 'unauthorized',

@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { readJsonDocument } from '../protocols/json-document.js';
 import { MAX_JSON_DEPTH } from '../protocols/wire-json.js';
+import { readUpstreamErrorMessage } from '../providers/read-upstream-error-message.js';
+import { redactKeys } from '../providers/redact-keys.js';
 import { findProvider } from '../providers/registry.js';
 import {
   prepareUpstreamCall,
@@ -13,6 +15,7 @@ import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
 import { callUpstream, isRetryableStatus, MAX_ERROR_BODY_BYTES } from './call-upstream.js';
 import type { UpstreamReply } from './upstream-call.js';
+import { upstreamHeldError } from './upstream-held-error.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
 import type { UpstreamPlan } from './plan.js';
@@ -57,7 +60,10 @@ export async function attemptCandidates(options: AttemptOptions): Promise<Upstre
   };
   const route = options.health.route(options.candidates, options.model);
   let failures = 0;
-  for (let attempt = route.next(); attempt;) {
+  let attempt = route.next();
+  const hold = attempt ? undefined : route.held();
+  if (hold) throw upstreamHeldError(hold);
+  while (attempt) {
     let outcome: UpstreamOutcome;
     try {
       outcome = await attemptOne(attempt, options);
@@ -80,6 +86,12 @@ export async function attemptCandidates(options: AttemptOptions): Promise<Upstre
   return last;
 }
 
+/** The upstream's own words in its 429, keys redacted, for the gateway to repeat while the pair is held. */
+function rateLimitMessage(outcome: { channel: RoutableChannel; body: Buffer }): string {
+  const text = redactKeys(outcome.body.toString('utf8'), outcome.channel.keys);
+  return readUpstreamErrorMessage(text) ?? 'the upstream answered 429 Too Many Requests';
+}
+
 function isCredentialRefusal(status: number): boolean {
   return status === 401 || status === 403;
 }
@@ -91,7 +103,11 @@ function report(attempt: PairAttempt, outcome: UpstreamOutcome, cancellation: Ca
   if (outcome.kind === 'timeout') return attempt.failed({ detail: outcome.limit });
   const status = outcome.reply.statusCode;
   if (isRetryableStatus(status))
-    return attempt.failed({ retryAfter: outcome.reply.headers['retry-after'], detail: `HTTP ${status}` });
+    return attempt.failed({
+      retryAfter: outcome.reply.headers['retry-after'],
+      detail: `HTTP ${status}`,
+      rateLimited: status === 429 ? { message: rateLimitMessage(outcome) } : undefined,
+    });
   if (isCredentialRefusal(status)) return attempt.refused();
   attempt.abandoned();
 }

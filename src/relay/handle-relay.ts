@@ -29,6 +29,7 @@ import type { RequestObservation, RelayObserver, RequestOutcome } from './relay-
 import type { RelayOperation } from './relay-operation.js';
 import type { RelayTracker } from './relay-tracker.js';
 import { RequestAccount } from './request-account.js';
+import { upstreamHeldError } from './upstream-held-error.js';
 
 export interface RelayServices {
   catalog: RoutingCatalog;
@@ -266,6 +267,9 @@ async function admit(
         { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
       );
     }
+
+    const hold = services.health.held(candidates, plan.model);
+    if (hold) throw upstreamHeldError(hold);
 
     const settings = services.settings.get();
     const stream = endpoint.stream ?? operation.isStream(body);

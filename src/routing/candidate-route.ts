@@ -1,10 +1,19 @@
-import type { CandidateRoute, HealthChannel, PairAttempt, PairFailure, PairState } from './channel-health.js';
+import type {
+  CandidateRoute,
+  HealthChannel,
+  PairAttempt,
+  PairFailure,
+  PairHold,
+  PairState,
+} from './channel-health.js';
 import { orderByHealth, type PairAvailability } from './order-by-health.js';
 
 export interface PairStatus extends PairAvailability {
   state: PairState;
   failures: number;
   untilMs: number;
+  /** Set while the pair is held (`PairHold`): it is not tried, not even as the last resort. */
+  hold?: PairHold | undefined;
 }
 
 /** What a route needs of the health service. */
@@ -30,6 +39,9 @@ export class HealthRoute<C extends HealthChannel> implements CandidateRoute<C> {
   /** Once a pair that could be tried now was tried, cooling pairs stay skipped. */
   private triedReady = false;
   private retry: { channel: C; lastResort: boolean } | undefined;
+  private attempted = false;
+  /** The hold ending first among the candidates the last `next()` passed over. */
+  private firstHold: PairHold | undefined;
 
   constructor(
     private readonly host: RouteHost,
@@ -47,9 +59,12 @@ export class HealthRoute<C extends HealthChannel> implements CandidateRoute<C> {
       if (attempt) return attempt;
     }
     const statuses = new Map<C, PairStatus>();
+    this.firstHold = undefined;
     for (const channel of this.untried) {
-      if (this.host.hasUsableKey(channel))
-        statuses.set(channel, this.host.pairStatus(channel.id, this.model));
+      if (!this.host.hasUsableKey(channel)) continue;
+      const status = this.host.pairStatus(channel.id, this.model);
+      if (status.hold) this.passOver(status.hold);
+      else statuses.set(channel, status);
     }
     const [first] = orderByHealth([...statuses.keys()], (channel) => statuses.get(channel) as PairStatus);
     if (first === undefined) return undefined;
@@ -60,6 +75,14 @@ export class HealthRoute<C extends HealthChannel> implements CandidateRoute<C> {
     return this.start(first, !ready) ?? this.next();
   }
 
+  held(): PairHold | undefined {
+    return this.attempted ? undefined : this.firstHold;
+  }
+
+  private passOver(hold: PairHold): void {
+    if (!this.firstHold || hold.untilMs < this.firstHold.untilMs) this.firstHold = hold;
+  }
+
   /** After a refused key: the same channel once more, with its next key. */
   retryWithNextKey(channel: C, lastResort: boolean): void {
     if (this.host.hasUsableKey(channel)) this.retry = { channel, lastResort };
@@ -68,6 +91,7 @@ export class HealthRoute<C extends HealthChannel> implements CandidateRoute<C> {
   private start(channel: C, lastResort: boolean): PairAttempt<C> | undefined {
     const key = this.host.nextKey(channel);
     if (key === undefined) return undefined;
+    this.attempted = true;
     const token = this.host.claimTrial(channel.id, this.model);
     return new RouteAttempt({ route: this, host: this.host, channel, key, token, lastResort });
   }

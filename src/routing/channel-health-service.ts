@@ -3,9 +3,15 @@ import type { Logger } from '../observability/logger.js';
 import { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelRecord, ChannelsRepository, ChannelStatus } from '../store/channels-repository.js';
 import { HealthRoute, type PairStatus, type RouteHost } from './candidate-route.js';
-import type { ChannelHealth, ChannelHealthReport, HealthChannel, PairFailure } from './channel-health.js';
+import type {
+  ChannelHealth,
+  ChannelHealthReport,
+  HealthChannel,
+  PairFailure,
+  PairHold,
+} from './channel-health.js';
 import { cooldownSeconds } from './cooldown-seconds.js';
-import { HealthBoard } from './health-board.js';
+import { HealthBoard, type PairRecord } from './health-board.js';
 import { LocalHealthSync, type HealthSync } from './health-sync.js';
 import type { HealthUpdate } from './health-update.js';
 import { keyFingerprint } from './key-fingerprint.js';
@@ -87,6 +93,19 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
     return orderByHealth(candidates, (channel) => this.pairStatus(channel.id, model));
   }
 
+  held(candidates: readonly HealthChannel[], model: string): PairHold | undefined {
+    const now = this.now();
+    if (!this.board.mayHold(now)) return undefined;
+    let first: PairHold | undefined;
+    for (const channel of candidates) {
+      if (!this.keys.hasUsable(channel)) continue;
+      const hold = activeHold(this.board.pair(channel.id, model), now);
+      if (!hold) return undefined;
+      if (!first || hold.untilMs < first.untilMs) first = hold;
+    }
+    return first;
+  }
+
   route<C extends HealthChannel>(candidates: readonly C[], model: string): HealthRoute<C> {
     return new HealthRoute(this, candidates, model);
   }
@@ -133,6 +152,8 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
     if (!record || record.failures === 0) return HEALTHY;
     const { failures, untilMs } = record;
     const now = this.now();
+    const hold = activeHold(record, now);
+    if (hold) return { state: 'cooling_down', ready: false, availableAtMs: untilMs, failures, untilMs, hold };
     if (now < untilMs)
       return { state: 'cooling_down', ready: false, availableAtMs: untilMs, failures, untilMs };
     const trial = this.trials.get(pairId(channelId, model));
@@ -166,15 +187,23 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
     const now = this.now();
     const held = this.board.pair(channel.id, model);
     const failures = (held?.failures ?? 0) + 1;
+    const retryAfterSeconds = parseRetryAfter(failure.retryAfter, now);
     const seconds = cooldownSeconds({
       failures,
       baseSeconds: settings.model_cooldown_s,
       maxSeconds: settings.model_cooldown_max_s,
-      retryAfterSeconds: parseRetryAfter(failure.retryAfter, now),
+      retryAfterSeconds,
     });
     // A failure never shortens a cooldown already decided (a long Retry-After stands).
     const untilMs = Math.max(held?.untilMs ?? 0, now + seconds * 1000);
-    this.setPair(channel.id, model, failures, untilMs);
+    const hold =
+      failure.rateLimited && retryAfterSeconds !== undefined && retryAfterSeconds > 0
+        ? {
+            untilMs: Math.max(activeHold(held, now)?.untilMs ?? 0, now + retryAfterSeconds * 1000),
+            message: failure.rateLimited.message,
+          }
+        : activeHold(held, now);
+    this.setPair(channel.id, model, failures, untilMs, hold);
     this.options.logger.info(
       { channelId: channel.id, model, failures, cooldownSeconds: seconds, detail: failure.detail },
       'model of channel cooling down',
@@ -216,10 +245,16 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
     return this.now() - record.at < LEARNED_REFUSAL_INTERVALS * this.probeIntervalMs();
   }
 
-  private setPair(channelId: number, model: string, failures: number, untilMs: number): void {
+  private setPair(
+    channelId: number,
+    model: string,
+    failures: number,
+    untilMs: number,
+    hold?: PairHold | undefined,
+  ): void {
     const at = this.stamp(this.board.pair(channelId, model)?.at);
-    this.board.setPair(channelId, model, { failures, untilMs, at });
-    this.publish({ kind: 'pair', channelId, model, failures, untilMs, at });
+    this.board.setPair(channelId, model, { failures, untilMs, hold, at });
+    this.publish({ kind: 'pair', channelId, model, failures, untilMs, ...(hold && { hold }), at });
   }
 
   private setKey(channelId: number, fingerprint: string, refused: boolean): void {
@@ -364,6 +399,12 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
   private probeIntervalMs(): number {
     return this.options.settings().channel_probe_interval_s * 1000;
   }
+}
+
+/** The pair's hold, while it lasts. */
+function activeHold(record: PairRecord | undefined, nowMs: number): PairHold | undefined {
+  const hold = record?.hold;
+  return hold && nowMs < hold.untilMs ? hold : undefined;
 }
 
 function pairId(channelId: number, model: string): string {

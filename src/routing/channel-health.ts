@@ -13,6 +13,22 @@ export interface PairFailure {
   retryAfter?: string | readonly string[] | number | undefined;
   /** What went wrong, for the log. */
   detail?: string | undefined;
+  /**
+   * The upstream answered 429 with this message: with a `Retry-After`, the pair is held until
+   * then (`PairHold`).
+   */
+  rateLimited?: { message: string } | undefined;
+}
+
+/**
+ * A pair the upstream asked, with 429 and `Retry-After`, not to call again before `untilMs`
+ * (admin-api section 7): it is not called then, not even as the only candidate, and a request
+ * with no other candidate is answered 429 by the gateway with the upstream's `message`.
+ */
+export interface PairHold {
+  /** Unix milliseconds. */
+  untilMs: number;
+  message: string;
 }
 
 /**
@@ -48,6 +64,11 @@ export interface CandidateRoute<C extends HealthChannel = HealthChannel> {
    * cooled-down pair claims its single trial slot.
    */
   next(): PairAttempt<C> | undefined;
+  /**
+   * Once `next()` gave nothing before any attempt was made because every candidate left is held
+   * (`PairHold`): the hold that ends first. Undefined otherwise.
+   */
+  held(): PairHold | undefined;
 }
 
 export interface ChannelHealthReport {
@@ -66,6 +87,11 @@ export interface ChannelHealth {
   readonly keys: KeyRotation;
   /** The order to try candidates in (see `orderByHealth`); reads state, claims nothing. */
   order<C extends HealthChannel>(candidates: readonly C[], model: string): C[];
+  /**
+   * The hold that ends first when every candidate is held (`PairHold`), else undefined. Cheap when
+   * no pair is held: the relay asks before it reserves anything.
+   */
+  held(candidates: readonly HealthChannel[], model: string): PairHold | undefined;
   /** Starts one request's walk over its candidates, already sorted by priority and weight. */
   route<C extends HealthChannel>(candidates: readonly C[], model: string): CandidateRoute<C>;
   /** The channel's next key that is not set aside, or undefined when every key is. */

@@ -1,9 +1,12 @@
+import type { PairHold } from './channel-health.js';
 import type { HealthUpdate } from './health-update.js';
 
 /** A (channel, model) breaker. `failures` 0 is closed; `at` is when this state was decided. */
 export interface PairRecord {
   failures: number;
   untilMs: number;
+  /** After an upstream 429 with `Retry-After`. */
+  hold?: PairHold | undefined;
   at: number;
 }
 
@@ -31,6 +34,8 @@ interface ChannelEntries {
  */
 export class HealthBoard {
   private readonly channels = new Map<number, ChannelEntries>();
+  /** When the latest hold ever set ends: past it, no pair is held. */
+  private holdsEndMs = 0;
 
   pair(channelId: number, model: string): PairRecord | undefined {
     return this.channels.get(channelId)?.pairs.get(model);
@@ -38,6 +43,12 @@ export class HealthBoard {
 
   setPair(channelId: number, model: string, record: PairRecord): void {
     this.entries(channelId).pairs.set(model, record);
+    if (record.hold && record.hold.untilMs > this.holdsEndMs) this.holdsEndMs = record.hold.untilMs;
+  }
+
+  /** Whether any pair may be held at `nowMs`: false lets the request path skip looking. */
+  mayHold(nowMs: number): boolean {
+    return nowMs < this.holdsEndMs;
   }
 
   key(channelId: number, fingerprint: string): KeyRecord | undefined {
@@ -64,6 +75,7 @@ export class HealthBoard {
       this.setPair(update.channelId, update.model, {
         failures: update.failures,
         untilMs: update.untilMs,
+        hold: update.hold,
         at: update.at,
       });
       return true;

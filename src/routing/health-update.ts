@@ -1,4 +1,8 @@
 import { asBoolean, asFiniteNumber, asString, isJsonObject } from '../protocols/wire-json.js';
+import type { PairHold } from './channel-health.js';
+
+/** The longest upstream message a hold carries (what `readUpstreamErrorMessage` keeps, and more). */
+const MAX_HOLD_MESSAGE_LENGTH = 1024;
 
 /**
  * One change of shared health state, as instances tell each other. Each carries the full new
@@ -14,6 +18,8 @@ export interface PairUpdate {
   failures: number;
   /** Unix milliseconds until which the pair cools down; 0 when healthy. */
   untilMs: number;
+  /** The hold after an upstream 429 with `Retry-After`, when one is decided (see `PairHold`). */
+  hold?: PairHold | undefined;
   at: number;
 }
 
@@ -40,7 +46,9 @@ export function readHealthUpdate(value: unknown): HealthUpdate | undefined {
     const untilMs = asFiniteNumber(value.untilMs);
     if (model === undefined || failures === undefined || untilMs === undefined) return undefined;
     if (!Number.isSafeInteger(failures) || failures < 0) return undefined;
-    return { kind: 'pair', channelId, model, failures, untilMs, at };
+    if (value.hold === undefined) return { kind: 'pair', channelId, model, failures, untilMs, at };
+    const hold = readHold(value.hold);
+    return hold && { kind: 'pair', channelId, model, failures, untilMs, hold, at };
   }
   if (value.kind === 'key') {
     const key = asString(value.key);
@@ -49,4 +57,13 @@ export function readHealthUpdate(value: unknown): HealthUpdate | undefined {
     return { kind: 'key', channelId, key, refused, at };
   }
   return undefined;
+}
+
+function readHold(value: unknown): PairHold | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const untilMs = asFiniteNumber(value.untilMs);
+  const message = asString(value.message);
+  if (untilMs === undefined || untilMs < 0 || message === undefined) return undefined;
+  if (message.length > MAX_HOLD_MESSAGE_LENGTH) return undefined;
+  return { untilMs, message };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
-import { bearer, send } from '../helpers/client-request.js';
+import { bearer, expectOpenAIError, send } from '../helpers/client-request.js';
 import {
   addBackupChannel,
   resetChannelHealth,
@@ -122,4 +122,47 @@ test('a reply without usage is billed on the text it produced, not as zero outpu
   const [log] = await fx.logs();
   expect(log.completion_tokens).toBeGreaterThanOrEqual(150);
   expect(log.cost).toBeGreaterThan(0);
+});
+
+test('with one candidate, a 429 with Retry-After holds the model: the gateway answers 429 itself until then, charging nothing', async () => {
+  await fx.gw.admin('PATCH', `/channels/${backupId}`, { status: 'disabled' });
+  const upstreamMessage =
+    'Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 3.';
+  fx.upstream.script({ type: 'error', status: 429, retryAfter: 2, message: upstreamMessage });
+  const first = await chat();
+  expect(first.status).toBe(429);
+  expect(first.body.error.message).toBe(upstreamMessage);
+  expect(first.headers.get('retry-after')).toBe('2');
+  const before = await fx.user();
+  const logsBefore = await fx.logs();
+  expect(logsBefore[0]).toMatchObject({ status_code: 429, cost: 0, channel_id: fx.channelId });
+
+  for (const response of [await chat(), await chat({ stream: true })]) {
+    expectOpenAIError(response, { status: 429, code: 'rate_limit_exceeded', message: upstreamMessage });
+    expect(['1', '2']).toContain(response.headers.get('retry-after'));
+  }
+  const messages = await send(fx.gw.origin, '/v1/messages', {
+    method: 'POST',
+    headers: { 'x-api-key': fx.key, 'anthropic-version': '2023-06-01' },
+    body: { model: 'gpt-4o', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
+  });
+  // Refused while choosing the channel: the family A shape on every endpoint (client-api section 7).
+  expectOpenAIError(messages, { status: 429, code: 'rate_limit_exceeded', message: upstreamMessage });
+  expect(fx.upstream.requests).toHaveLength(1);
+  expect((await fx.user()).balance).toBe(before.balance);
+  // Refused on arrival, like a key's own rate limit: nothing reserved, so no usage record either.
+  expect(await fx.logs()).toHaveLength(logsBefore.length);
+
+  // Once the upstream's time is up the model is called again, though its cooldown (5 s) runs on.
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  expect((await chat()).status).toBe(200);
+  expect(fx.upstream.requests).toHaveLength(2);
+});
+
+test('with one candidate, a 5xx with Retry-After still lets the next request try it', async () => {
+  await fx.gw.admin('PATCH', `/channels/${backupId}`, { status: 'disabled' });
+  fx.upstream.script({ type: 'error', status: 503, retryAfter: 30 });
+  expect((await chat()).status).toBe(503);
+  expect((await chat()).status).toBe(200);
+  expect(fx.upstream.requests).toHaveLength(2);
 });

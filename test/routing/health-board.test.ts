@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HealthBoard } from '../../src/routing/health-board.js';
-import type { HealthSync, HealthUpdateListener } from '../../src/routing/health-sync.js';
 import { readHealthUpdate, type HealthUpdate } from '../../src/routing/health-update.js';
-import { FakeClock, healthWithoutStore } from './health-fixture.js';
+import { FakeClock, healthWithoutStore, linkedSyncs } from './health-fixture.js';
 
 describe('HealthBoard', () => {
   it('applies another instance update only when newer than what it holds (last writer wins)', () => {
@@ -46,20 +45,6 @@ describe('readHealthUpdate', () => {
     expect(readHealthUpdate('text')).toBeUndefined();
   });
 });
-
-/** Two instances in one process, wired like pub/sub: each hears the other, never itself. */
-function linkedSyncs(): [HealthSync, HealthSync] {
-  const listeners: [HealthUpdateListener[], HealthUpdateListener[]] = [[], []];
-  const make = (self: 0 | 1): HealthSync => ({
-    async publish(update) {
-      const copy = JSON.parse(JSON.stringify(update)) as HealthUpdate;
-      for (const listener of listeners[self === 0 ? 1 : 0]) listener(copy);
-    },
-    subscribe: (listener) => void listeners[self].push(listener),
-    async close() {},
-  });
-  return [make(0), make(1)];
-}
 
 describe('sharing rules', () => {
   const channel = { id: 1, keys: ['key-one', 'key-two'], models: ['m'] };

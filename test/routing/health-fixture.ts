@@ -6,6 +6,8 @@ import {
   type ChannelHealthServiceOptions,
   type HealthSettings,
 } from '../../src/routing/channel-health-service.js';
+import type { HealthSync, HealthUpdateListener } from '../../src/routing/health-sync.js';
+import type { HealthUpdate } from '../../src/routing/health-update.js';
 import type { ChannelRecord } from '../../src/store/channels-repository.js';
 
 export interface CapturedLogger {
@@ -101,4 +103,18 @@ export async function eventually(
     await sleep(10);
   }
   return false;
+}
+
+/** Two instances in one process, wired like pub/sub: each hears the other, never itself. */
+export function linkedSyncs(): [HealthSync, HealthSync] {
+  const listeners: [HealthUpdateListener[], HealthUpdateListener[]] = [[], []];
+  const make = (self: 0 | 1): HealthSync => ({
+    async publish(update) {
+      const copy = JSON.parse(JSON.stringify(update)) as HealthUpdate;
+      for (const listener of listeners[self === 0 ? 1 : 0]) listener(copy);
+    },
+    subscribe: (listener) => void listeners[self].push(listener),
+    async close() {},
+  });
+  return [make(0), make(1)];
 }
