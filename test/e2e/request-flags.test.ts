@@ -82,26 +82,20 @@ async function expectNothingSent(balanceBefore: number): Promise<void> {
 }
 
 describe('a stream flag that is not a boolean', () => {
-  it.each(WRONG_BOOLEANS)('chat completions refuses stream = %j', async (value) => {
-    const before = (await fx.user()).balance;
-    expectOpenAIError(await chat({ stream: value }), {
-      status: 400,
-      code: 'invalid_request',
-      param: 'stream',
-      message: 'field stream must be a boolean',
+  describe.each([
+    ['chat completions', chat],
+    ['responses', responses],
+  ])('%s', (_name, post) => {
+    it.each(WRONG_BOOLEANS)('refuses stream = %j', async (value) => {
+      const before = (await fx.user()).balance;
+      expectOpenAIError(await post({ stream: value }), {
+        status: 400,
+        code: 'invalid_request',
+        param: 'stream',
+        message: 'field stream must be a boolean',
+      });
+      await expectNothingSent(before);
     });
-    await expectNothingSent(before);
-  });
-
-  it.each(WRONG_BOOLEANS)('responses refuses stream = %j', async (value) => {
-    const before = (await fx.user()).balance;
-    expectOpenAIError(await responses({ stream: value }), {
-      status: 400,
-      code: 'invalid_request',
-      param: 'stream',
-      message: 'field stream must be a boolean',
-    });
-    await expectNothingSent(before);
   });
 
   it.each(WRONG_BOOLEANS)('messages refuses stream = %j in the family B shape', async (value) => {
