@@ -2,16 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import { parseJsonWithin } from '../protocols/parse-json-within.js';
 import { MAX_JSON_DEPTH } from '../protocols/wire-json.js';
+import { discardBodyBeforeClose } from './discard-body-before-close.js';
 
 /**
  * Reads a request body as bytes under the live `body_limit_bytes` setting. A declared length over
  * the limit is refused before any byte is read; a chunked body is refused as soon as it passes it.
- * The rest is left unread rather than destroyed: destroying the request would close the socket
- * before the 413 could be written. The 413 closes the connection instead (`connection: close`).
+ * The 413 closes the connection (`connection: close`); the rest of the body is read and thrown
+ * away meanwhile, up to a bound (`discardBodyBeforeClose`), so the client is not reset while it
+ * still writes and does read the 413.
  */
 export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(stream.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuse(stream, limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -25,7 +27,7 @@ export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer
       received += chunk.length;
       if (received > limit) {
         stop();
-        reject(tooLarge(limit));
+        reject(refuse(stream, limit));
         return;
       }
       chunks.push(chunk);
@@ -49,7 +51,8 @@ export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer
   });
 }
 
-function tooLarge(limit: number): GatewayError {
+function refuse(stream: IncomingMessage, limit: number): GatewayError {
+  discardBodyBeforeClose(stream, limit);
   return new GatewayError('body_too_large', { limit }, { headers: { connection: 'close' } });
 }
 
