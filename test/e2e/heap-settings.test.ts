@@ -90,7 +90,7 @@ test('the gateway keeps short-lived objects young after objects made at the same
   const plain = await startPlainProbed();
   const gateway = await startBuiltGateway({ GATEWAY_DATA_DIR: dataDir }, ['--import', probe]);
   try {
-    const plainGrowth = await largestGrowth(plain, 3, 30_000_000);
+    const plainGrowth = await largestGrowth(plain, 6, 30_000_000);
     const gatewayGrowth = await largestGrowth(gateway, plainGrowth.rounds);
     expect(plainGrowth.largest).toBeGreaterThan(30_000_000);
     expect(gatewayGrowth.largest).toBeLessThan(plainGrowth.largest / 2);
