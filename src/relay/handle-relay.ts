@@ -252,6 +252,10 @@ async function admit(
       throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
     }
 
+    // Before the key's own limits: a request the upstream would not take now uses none of them.
+    const hold = services.health.held(candidates, plan.model);
+    if (hold) throw upstreamHeldError(hold);
+
     const { key } = principal;
     const limited = key.rpm !== null || key.tpm !== null;
     const admission = limited
@@ -267,9 +271,6 @@ async function admit(
         { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
       );
     }
-
-    const hold = services.health.held(candidates, plan.model);
-    if (hold) throw upstreamHeldError(hold);
 
     const settings = services.settings.get();
     const stream = endpoint.stream ?? operation.isStream(body);

@@ -166,3 +166,27 @@ test('with one candidate, a 5xx with Retry-After still lets the next request try
   expect((await chat()).status).toBe(200);
   expect(fx.upstream.requests).toHaveLength(2);
 });
+
+test("requests answered during a hold do not count against the key's own rate limit", async () => {
+  await fx.gw.admin('PATCH', `/channels/${backupId}`, { status: 'disabled' });
+  const user = await fx.gw.admin('POST', '/users', { username: 'held-rpm', balance: 5 });
+  const limited = (await fx.gw.admin('POST', '/keys', { user_id: user.body.id, rpm: 3 })).body.key;
+  const ask = () =>
+    send(fx.gw.origin, '/v1/chat/completions', {
+      method: 'POST',
+      headers: bearer(limited),
+      body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] },
+    });
+  fx.upstream.script({ type: 'error', status: 429, retryAfter: 1, message: 'slow down' });
+  expect((await ask()).status).toBe(429);
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const held = await ask();
+    expect(held.body.error).toMatchObject({
+      code: 'rate_limit_exceeded',
+      message: expect.stringMatching(/^slow down/),
+    });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // The second request the key's limit counted: within its 3 per minute.
+  expect((await ask()).status).toBe(200);
+});
