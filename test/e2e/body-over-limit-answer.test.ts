@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCARD_TIME_LIMIT_MS } from '../../src/http/discard-body-before-close.js';
 import { bearer } from '../helpers/client-request.js';
 import { expectRawOpenAIError } from '../helpers/expect-raw-error.js';
-import type { RawResponse } from '../helpers/raw-http.js';
+import { parseResponses, type RawResponse } from '../helpers/raw-http.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
 
 /**
@@ -202,20 +202,11 @@ function uploadWithoutEnd(options: { chunkBytes: number; gapMs: number }): Promi
   });
 }
 
-/** The first response in the bytes received, by its `Content-Length`. */
+/** The first response in the bytes received. */
 function firstResponse(text: string): RawResponse {
-  const headEnd = text.indexOf('\r\n\r\n');
-  const [statusLine = '', ...lines] = text.slice(0, headEnd).split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const length = Number(headers['content-length'] ?? 0);
-  const body = Buffer.from(text.slice(headEnd + 4), 'latin1')
-    .subarray(0, length)
-    .toString('utf8');
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
+  const [first] = parseResponses(text);
+  if (!first) throw new Error(`no whole response in: ${text.slice(0, 200)}`);
+  return first;
 }
 
 describe('a chunked body that never ends', () => {

@@ -64,7 +64,7 @@ export function rawExchange(origin: string, options: RawExchangeOptions): Promis
 }
 
 /** Splits the received bytes into responses, by `Content-Length`. */
-function parseResponses(text: string): RawResponse[] {
+export function parseResponses(text: string): RawResponse[] {
   const responses: RawResponse[] = [];
   let rest = text;
   while (rest.length > 0) {
