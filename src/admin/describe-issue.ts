@@ -8,7 +8,8 @@ export function describeIssue(issue: Issue, input: unknown): { field: string; pr
     return { field: formatPath([...issue.path, issue.keys[0] ?? '']), problem: 'unknown field' };
   }
   const field = formatPath(issue.path) || 'body';
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+  const missing = issue.code === 'invalid_type' || issue.code === 'invalid_value';
+  if (missing && valueAt(input, issue.path) === undefined) {
     return { field, problem: 'is required' };
   }
   if (issue.code === 'invalid_key') {
