@@ -1,16 +1,41 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const repositoryRoot = path.resolve(import.meta.dirname, '../..');
 
+/** What `tsc -p tsconfig.build.json` reads: when none of it changed since the last build, dist is current. */
+const SERVER_INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+
+/** The newest modification time among `paths` (folders walked), in milliseconds. */
+function newestModification(paths: readonly string[]): number {
+  let newest = 0;
+  for (const relative of paths) {
+    const entry = path.join(repositoryRoot, relative);
+    const stat = statSync(entry, { throwIfNoEntry: false });
+    if (!stat) continue;
+    newest = Math.max(newest, stat.mtimeMs);
+    if (!stat.isDirectory()) continue;
+    for (const child of readdirSync(entry, { recursive: true, withFileTypes: true })) {
+      // Folders too: deleting a file changes only its folder's time.
+      if (child.isFile() || child.isDirectory())
+        newest = Math.max(newest, statSync(path.join(child.parentPath, child.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
 /**
  * Builds `dist/` the way `npm start` does. Test files run in parallel, so one builds while the
  * others wait on a lock directory; a lock left by a build that died is taken over after a while.
+ * The server is compiled again only when its sources changed since the last build (a stamp file
+ * says when that was): compiling rewrites every file of `dist/`, and a gateway another test file
+ * starts (or restarts after a kill) meanwhile could read one half written.
  */
 export async function ensureGatewayBuilt(): Promise<void> {
   const dist = path.join(repositoryRoot, 'dist');
   const lock = path.join(repositoryRoot, '.build-lock');
+  const stamp = path.join(dist, '.build-stamp');
   mkdirSync(dist, { recursive: true });
   for (;;) {
     try {
@@ -23,7 +48,26 @@ export async function ensureGatewayBuilt(): Promise<void> {
     }
   }
   try {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: repositoryRoot, stdio: 'ignore' });
+    const builtAt = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (newestModification(SERVER_INPUTS) >= builtAt) {
+      const startedAt = new Date();
+      execFileSync(
+        process.execPath,
+        [path.join(repositoryRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+        {
+          cwd: repositoryRoot,
+          stdio: 'ignore',
+        },
+      );
+      // Stamped with the time the compile began: a source saved during it is compiled next time.
+      writeFileSync(stamp, '');
+      utimesSync(stamp, startedAt, startedAt);
+    }
+    // Rebuilds the console only when its own sources changed, and swaps the result in whole.
+    execFileSync(process.execPath, [path.join(repositoryRoot, 'console/scripts/build-if-changed.mjs')], {
+      cwd: repositoryRoot,
+      stdio: 'ignore',
+    });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
