@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarWindow, sessionWindow } from '../../src/billing/budgets/budget-window.js';
+import { calendarWindow, currentWindow, sessionWindow } from '../../src/billing/budgets/budget-window.js';
 import { instantOfWallTime, isKnownTimeZone, wallTimeAt } from '../../src/billing/budgets/zoned-time.js';
 
 // admin-api section 10: calendar windows on the clock of `budget_time_zone`, session windows, at their edges.
@@ -154,5 +154,28 @@ describe('zoned time', () => {
         instantOfWallTime({ year: 2026, month: 11, day: 1, hour: 1 }, 'America/New_York'),
       ).toISOString(),
     ).toBe('2026-11-01T05:00:00.000Z');
+  });
+});
+
+describe('the current window of a budget', () => {
+  const nowMs = at('2026-12-06T10:00:00Z');
+  const options = { nowMs, timeZone: 'Asia/Tokyo', sessionOpenedAtMs: at('2026-12-06T08:00:00Z') };
+
+  it('is none for total, which never resets', () => {
+    expect(currentWindow({ period: 'total', hours: null }, options)).toBeNull();
+  });
+
+  it('is the open session for hours, and the zone calendar for the others', () => {
+    expect(iso(currentWindow({ period: 'hours', hours: 5 }, options)!)).toEqual({
+      start: '2026-12-06T08:00:00.000Z',
+      end: '2026-12-06T13:00:00.000Z',
+    });
+    expect(currentWindow({ period: 'day', hours: null }, options)).toEqual(
+      calendarWindow('day', nowMs, 'Asia/Tokyo'),
+    );
+    expect(iso(currentWindow({ period: 'month', hours: null }, options)!)).toEqual({
+      start: '2026-11-30T15:00:00.000Z',
+      end: '2026-12-31T15:00:00.000Z',
+    });
   });
 });

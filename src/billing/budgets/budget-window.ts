@@ -70,3 +70,34 @@ export function sessionWindow(options: {
     return { startMs: openedAtMs, endMs: openedAtMs + lengthMs };
   return { startMs: nowMs, endMs: nowMs + lengthMs };
 }
+
+/**
+ * The window of a budget that holds `nowMs`: a calendar window on `timeZone`'s clock, the session
+ * window that `sessionOpenedAtMs` opened (or one opening now), or none for `total`, which never
+ * resets. A window past its end is never returned: a reset happens on the first request after it,
+ * with no timer that a restart could miss.
+ */
+export function currentWindow(
+  budget: { period: BudgetPeriod; hours: number | null },
+  options: { nowMs: number; timeZone: string; sessionOpenedAtMs: number | null },
+): WindowBounds | null {
+  switch (budget.period) {
+    case 'total':
+      return null;
+    case 'hours':
+      return sessionWindow({
+        openedAtMs: options.sessionOpenedAtMs,
+        hours: budget.hours ?? 1,
+        nowMs: options.nowMs,
+      });
+    case 'hour':
+    case 'day':
+    case 'week':
+    case 'month':
+      return calendarWindow(budget.period, options.nowMs, options.timeZone);
+    default: {
+      const unknown: never = budget.period;
+      throw new Error(`unknown budget period: ${String(unknown)}`);
+    }
+  }
+}
