@@ -27,9 +27,10 @@ export function checkTokenCount(value: unknown, field: string): void {
 /** How many choices (candidates) to generate: a positive integer, at most `max` where the vendor sets one. */
 export function checkChoiceCount(value: unknown, field: string, max?: number): void {
   if (value === undefined || value === null) return;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+  const inRange =
+    Number.isSafeInteger(value) && (value as number) >= 1 && (max === undefined || (value as number) <= max);
+  if (!inRange)
     throw invalidMember(field, max === undefined ? 'a positive integer' : `an integer between 1 and ${max}`);
-  if (max !== undefined && value > max) throw invalidMember(field, `an integer between 1 and ${max}`);
 }
 
 /** The object, when present; a member that is not one is refused. */

@@ -9,9 +9,12 @@ import { mapUpstreamModel } from '../providers/map-upstream-model.js';
 function toRoutableChannel(channel: ChannelRecord): RoutableChannel {
   const declared = channel.endpoints as EndpointType[] | null;
   const provider = findProvider(channel.type);
-  const endpointTypesFor = (model: string): readonly EndpointType[] =>
+  const derive = (model: string): readonly EndpointType[] =>
     declared ?? provider?.endpointTypes(mapUpstreamModel(channel, model)) ?? [];
-  const endpointTypes = declared ?? [...new Set(channel.models.flatMap(endpointTypesFor))];
+  // Known once per snapshot for the channel's own models: routing asks on every request.
+  const byModel = new Map(channel.models.map((model) => [model, derive(model)]));
+  const endpointTypesFor = (model: string) => byModel.get(model) ?? derive(model);
+  const endpointTypes = declared ?? [...new Set([...byModel.values()].flat())];
   // A keyless channel of a type that runs without a key (a local server) calls with the empty key.
   const keys = channel.keys.length === 0 && provider?.keyOptional ? [''] : channel.keys;
   return { ...channel, keys, endpointTypes, endpointTypesFor };
