@@ -1,7 +1,11 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HeldMoney, Hold, MoneyLedger } from '../store/money-ledger.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
+import { windowRefusalError } from './budgets/budget-refusal.js';
+import type { WindowRefusal } from './budgets/window-charge.js';
 import { formatUsd } from './money.js';
+import { exceededEvent } from '../webhooks/budget-events.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 
 /** Money held for one request until it settles or is released, exactly once. */
 export class Reservation {
@@ -34,6 +38,7 @@ export class BalanceLedger {
   private unstored = 0;
   private storing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly outbox: WebhookOutbox | undefined;
 
   constructor(
     private readonly ledger: MoneyLedger,
@@ -43,8 +48,11 @@ export class BalanceLedger {
       /** How often settled records move to `usage_logs`, many in one commit. */
       storeIntervalMs?: number;
       onStoreError?: (error: unknown) => void;
+      /** Where the `budget.exceeded` events of refused requests go. */
+      outbox?: WebhookOutbox;
     } = {},
   ) {
+    this.outbox = options.outbox;
     this.timer = setInterval(() => {
       if (this.unstored > 0) this.storeRecords().catch((error: unknown) => options.onStoreError?.(error));
     }, options.storeIntervalMs ?? 200);
@@ -56,14 +64,17 @@ export class BalanceLedger {
    * counted with more care than the first), the closer amount is tried and decides.
    */
   async reserve(request: ReserveRequest, closerAmount?: () => number): Promise<Reservation> {
-    let outcome = await this.take(request);
+    let hold = this.holdOf(request);
+    let outcome = await this.ledger.reserve(hold);
     if (outcome !== 'reserved' && closerAmount) {
       const amount = closerAmount();
       if (amount < request.amount) {
         request = { ...request, amount };
-        outcome = await this.take(request);
+        hold = this.holdOf(request);
+        outcome = await this.ledger.reserve(hold);
       }
     }
+    if (typeof outcome === 'object') throw this.refusedByWindow(hold, outcome);
     if (outcome === 'balance') {
       const balance = await this.ledger.balanceOf(request.userId);
       if (balance <= 0) throw new GatewayError('balance_exhausted', { balance: formatUsd(balance) });
@@ -78,24 +89,22 @@ export class BalanceLedger {
         need: formatUsd(request.amount),
       });
     }
-    return new Reservation({
-      id: request.requestId,
-      userId: request.userId,
-      keyId: request.keyId,
-      keyCapped: request.keyCapped,
-      amount: request.amount,
-    });
+    return new Reservation(hold);
   }
 
-  private take(request: ReserveRequest) {
+  private holdOf(request: ReserveRequest): Hold {
     const { requestId, ...hold } = request;
     // The spread last, as in `authenticate`: V8 adds members after a spread on a slow path.
-    return this.ledger.reserve({
-      id: requestId,
-      owner: this.owner,
-      createdAt: Math.floor(Date.now() / 1000),
-      ...hold,
-    });
+    return { id: requestId, owner: this.owner, createdAt: Math.floor(Date.now() / 1000), ...hold };
+  }
+
+  /** The client's error for a window that refused; the window's first refusal is an event too. */
+  private refusedByWindow(hold: Hold, refusal: WindowRefusal): GatewayError {
+    const window = hold.budget!.windows[refusal.window]!;
+    if (this.outbox && hold.budget!.events && window.period !== 'concurrency') {
+      this.outbox.add(exceededEvent(window, refusal, refusal.used, hold.createdAt));
+    }
+    return windowRefusalError(window, refusal, Date.now());
   }
 
   /**
@@ -112,7 +121,7 @@ export class BalanceLedger {
   async release(reservation: Reservation, record: NewUsageLog): Promise<boolean> {
     if (!reservation.close('released')) return false;
     return this.settled(
-      await this.persist(() => this.ledger.settle(reservation.hold, 0, { ...record, cost: 0 })),
+      await this.persist(() => this.ledger.settle(reservation.hold, 0, { ...record, cost: 0 }, false)),
     );
   }
 

@@ -6,6 +6,8 @@ import { channelConfigMigration } from './migrations/0003-channel-config.js';
 import { consoleSessionsMigration } from './migrations/0004-console-sessions.js';
 import { moneyMovesFunctionMigration } from './migrations/0005-money-moves-function.js';
 import { moneyMovesPerUserMigration } from './migrations/0006-money-moves-per-user.js';
+import { spendLimitsMigration } from './migrations/0007-spend-limits.js';
+import { budgetMoneyMovesMigration } from './migrations/0008-budget-money-moves.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -16,6 +18,8 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0004-console-sessions': consoleSessionsMigration,
     '0005-money-moves-function': moneyMovesFunctionMigration(store.dialect),
     '0006-money-moves-per-user': moneyMovesPerUserMigration(store.dialect),
+    '0007-spend-limits': spendLimitsMigration(store.dialect),
+    '0008-budget-money-moves': budgetMoneyMovesMigration(store.dialect),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { HoldBudget, ReserveOutcome } from '../billing/budgets/window-charge.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
 
 /** The money of one request while it runs, as the `holds` table keeps it (nano-USD). */
@@ -16,6 +17,8 @@ export interface Hold {
   stream: boolean;
   /** Unix seconds. */
   createdAt: number;
+  /** The windows of budgets and concurrency caps the request counts in; absent when none. */
+  budget?: HoldBudget | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface Hold {
 export type ReturnedHold = Pick<Hold, 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
 
 /** What a settlement needs of its hold: the figures the reservation wrote into it. */
-export type HeldMoney = ReturnedHold & Pick<Hold, 'id'>;
+export type HeldMoney = ReturnedHold & Pick<Hold, 'id' | 'createdAt' | 'budget'>;
 
 /**
  * The money moves of a request, each one atomic and each tied to the durable hold: the hold is
@@ -35,15 +38,17 @@ export type HeldMoney = ReturnedHold & Pick<Hold, 'id'>;
 export interface MoneyLedger {
   /**
    * Takes `amount` from a positive balance that covers it and, for a capped key, from the key's
-   * quota too — both or neither — and records the hold. Says which one refused.
+   * quota too — both or neither — and the request's reservation in each of its windows, and
+   * records the hold. Says which one refused: the balance and the key's quota are checked first.
    */
-  reserve(hold: Hold): Promise<'reserved' | 'balance' | 'quota'>;
+  reserve(hold: Hold): Promise<ReserveOutcome>;
   /**
    * Charges `cost` against the hold (the rest goes back, `used` counters grow) and writes the
-   * request's usage record into the hold, in one transaction. False when the hold was settled or
-   * returned already.
+   * request's usage record into the hold, in one transaction. The hold's windows give back their
+   * reservation and, when `counted` (the request was served), count the cost, the record's tokens
+   * and the request. False when the hold was settled or returned already.
    */
-  settle(hold: HeldMoney, cost: number, record: NewUsageLog): Promise<boolean>;
+  settle(hold: HeldMoney, cost: number, record: NewUsageLog, counted?: boolean): Promise<boolean>;
   /**
    * Moves the records of the owner's settled holds to `usage_logs` and deletes those holds, in one
    * transaction: many records share one commit. Resolves to how many were moved.

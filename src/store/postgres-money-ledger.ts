@@ -5,10 +5,12 @@ import type { Database } from './schema.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
 import {
   PostgresMoneyMoves,
+  reserveOutcome,
   storableText,
   type ReserveMove,
   type SettleMove,
 } from './postgres-money-moves.js';
+import type { HoldBudget } from '../billing/budgets/window-charge.js';
 
 const storeSettled = preparedSql(
   'postgres',
@@ -26,6 +28,15 @@ const returnHoldsOf = preparedSql(
      from per_user where users.id = per_user.user_id),
    restored as (update api_keys set quota = quota + per_key.total
      from per_key where api_keys.id = per_key.key_id),
+   per_window as (select w.window_key, sum(held.amount) as usd, sum(held.budget_tokens) as tokens,
+       count(*) as requests
+     from held cross join lateral jsonb_array_elements_text(held.windows::jsonb) as named(window_key)
+     join budget_windows w on w.window_key = named.window_key and w.window_start <= held.created_at
+     group by w.window_key),
+   released as (update budget_windows set held_usd = greatest(0, held_usd - per_window.usd),
+       held_tokens = greatest(0, held_tokens - per_window.tokens),
+       held_requests = greatest(0, held_requests - per_window.requests)
+     from per_window where budget_windows.window_key = per_window.window_key),
    logged as (${insertInterruptedRecords('held')})
    select user_id, key_id, key_capped, amount from held`,
 );
@@ -51,21 +62,24 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
   };
 
   return {
-    reserve: (hold) =>
-      moves.submit({
-        kind: 'reserve',
-        id: hold.id,
-        owner: hold.owner,
-        user_id: hold.userId,
-        key_id: hold.keyId,
-        key_capped: hold.keyCapped,
-        amount: hold.amount,
-        model: storableText(hold.model),
-        endpoint: hold.endpoint,
-        stream: hold.stream,
-        created_at: hold.createdAt,
-      } satisfies ReserveMove),
-    async settle(hold, cost, record) {
+    reserve: async (hold) =>
+      reserveOutcome(
+        await moves.submit({
+          kind: 'reserve',
+          id: hold.id,
+          owner: hold.owner,
+          user_id: hold.userId,
+          key_id: hold.keyId,
+          key_capped: hold.keyCapped,
+          amount: hold.amount,
+          model: storableText(hold.model),
+          endpoint: hold.endpoint,
+          stream: hold.stream,
+          created_at: hold.createdAt,
+          ...(hold.budget && budgetOfReservation(hold.budget)),
+        } satisfies ReserveMove),
+      ),
+    async settle(hold, cost, record, counted = true) {
       const outcome = await moves.submit({
         kind: 'settle',
         id: hold.id,
@@ -82,6 +96,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         first_byte_ms: record.firstByteMs,
         error: record.error === null ? null : storableText(record.error),
         settled_at: record.createdAt,
+        ...(hold.budget && budgetOfSettlement(hold.budget, counted)),
       } satisfies SettleMove);
       return outcome === 'settled';
     },
@@ -103,5 +118,50 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
     },
     balanceOf: (userId) => readNumber(readBalance(userId), 'balance'),
     quotaOf: (keyId) => readNumber(readQuota(keyId), 'quota'),
+  };
+}
+
+/** A reservation's windows, as the function reads them. */
+function budgetOfReservation(
+  budget: HoldBudget,
+): Pick<ReserveMove, 'budgeted' | 'windows' | 'budget_tokens'> {
+  return {
+    budgeted: true,
+    budget_tokens: budget.tokens,
+    windows: budget.windows.map((window) => ({
+      key: window.key,
+      period: window.period,
+      start: window.start,
+      session_s: window.sessionSeconds,
+      usd: window.usd,
+      tokens: window.tokens,
+      requests: window.requests,
+    })),
+  };
+}
+
+/** What a settlement of a hold with windows adds: whether it counts, and the windows' alerts. */
+function budgetOfSettlement(
+  budget: HoldBudget,
+  counted: boolean,
+): Pick<SettleMove, 'budgeted' | 'counted' | 'alerts'> {
+  const alerting = budget.events ? budget.windows.filter((window) => window.alertAt.length > 0) : [];
+  return {
+    budgeted: true,
+    counted,
+    ...(alerting.length > 0 && {
+      alerts: alerting.map((window) => ({
+        key: window.key,
+        scope: window.scope,
+        owner: window.owner,
+        period: window.period,
+        end: window.end,
+        session_s: window.sessionSeconds,
+        usd: window.usd,
+        tokens: window.tokens,
+        requests: window.requests,
+        at: window.alertAt,
+      })),
+    }),
   };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import type { ReserveOutcome } from '../billing/budgets/window-charge.js';
 import { preparedSql } from './prepared-sql.js';
 import type { Database } from './schema.js';
 
@@ -16,6 +17,35 @@ export interface ReserveMove {
   endpoint: string;
   stream: boolean;
   created_at: number;
+  /** Present when the request counts in windows (budgets, concurrency caps). */
+  budgeted?: true;
+  windows?: WindowMove[];
+  budget_tokens?: number;
+}
+
+/** A window of a reservation, as `gateway_window_refusal` reads it. */
+export interface WindowMove {
+  key: string;
+  period: string;
+  start: number | null;
+  session_s: number | null;
+  usd: number | null;
+  tokens: number | null;
+  requests: number | null;
+}
+
+/** A window whose `alert_at` fractions a settlement checks, with what its events say. */
+export interface AlertMove {
+  key: string;
+  scope: string;
+  owner: number | string;
+  period: string;
+  end: number | null;
+  session_s: number | null;
+  usd: number | null;
+  tokens: number | null;
+  requests: number | null;
+  at: readonly number[];
 }
 
 /** A settlement: the cost charged against hold `id`, and the usage record written into it. */
@@ -36,13 +66,21 @@ export interface SettleMove {
   first_byte_ms: number | null;
   error: string | null;
   settled_at: number;
+  /** Present when the hold counts in windows. */
+  budgeted?: true;
+  /** The request was served: its figures count in the windows (a failed one counts nothing). */
+  counted?: boolean;
+  alerts?: AlertMove[];
 }
 
 export type MoneyMove = ReserveMove | SettleMove;
 
-/** Which side refused a reservation, if any; whether a settlement found its hold still open. */
+/**
+ * Which side refused a reservation, if any (a window as `window:<index>:<dimension>:<start>:<usage>`,
+ * see `reserveOutcome`); whether a settlement found its hold still open.
+ */
 export type OutcomeOf<Move extends MoneyMove> = Move extends ReserveMove
-  ? 'reserved' | 'balance' | 'quota'
+  ? 'reserved' | 'balance' | 'quota' | `window:${string}`
   : 'settled' | 'gone';
 type MoveOutcome = OutcomeOf<ReserveMove> | OutcomeOf<SettleMove>;
 
@@ -144,4 +182,16 @@ const UNSTORABLE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
  */
 export function storableText(text: string): string {
   return text.replace(UNSTORABLE_TEXT, '\uFFFD');
+}
+
+/** A reservation's outcome as the function writes it, read. */
+export function reserveOutcome(outcome: OutcomeOf<ReserveMove>): ReserveOutcome {
+  if (!outcome.startsWith('window:')) return outcome as Exclude<ReserveOutcome, object>;
+  const [, index, dimension, start, used] = outcome.split(':');
+  return {
+    window: Number(index),
+    dimension: dimension as 'usd' | 'tokens' | 'requests',
+    windowStart: Number(start),
+    used: Number(used),
+  };
 }

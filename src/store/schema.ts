@@ -16,6 +16,13 @@ export interface UsersTable {
   language: string | null;
   status: string;
   created_at: number;
+  /** JSON array of budgets (admin-api section 10); `[]` when none. */
+  budgets: Generated<string>;
+  max_concurrency: number | null;
+  /** nano-USD; the `balance.low` event's threshold. */
+  low_balance_alert: number | null;
+  /** The event was sent and the balance has not stood at or above the threshold since. */
+  low_balance_alerted: Generated<number | boolean>;
 }
 
 export interface ApiKeysTable {
@@ -35,6 +42,8 @@ export interface ApiKeysTable {
   rpm: number | null;
   tpm: number | null;
   created_at: number;
+  budgets: Generated<string>;
+  max_concurrency: number | null;
 }
 
 export interface ChannelsTable {
@@ -67,6 +76,8 @@ export interface PricesTable {
 export interface GroupsTable {
   name: string;
   ratio: number;
+  budgets: Generated<string>;
+  max_concurrency: number | null;
 }
 
 export interface SettingsTable {
@@ -129,6 +140,10 @@ export interface HoldsTable {
   first_byte_ms: number | null;
   error: string | null;
   settled_at: number | null;
+  /** JSON array of the keys of the budget windows the hold reserved in; null when none. */
+  windows: string | null;
+  /** The tokens reserved in each of those windows. */
+  budget_tokens: number | null;
 }
 
 /** A process life that owns holds, alive while it renews `expires_at` (Unix milliseconds). */
@@ -155,6 +170,36 @@ export interface SessionsTable {
   last_seen_at: number;
 }
 
+/**
+ * The counts of one window of a budget or of a concurrency cap (admin-api section 10), for the
+ * window starting at `window_start` (Unix seconds). `used_*` are settled; `held_*` are reserved
+ * by requests in flight.
+ */
+export interface BudgetWindowsTable {
+  window_key: string;
+  window_start: number;
+  used_usd: number;
+  used_tokens: number;
+  used_requests: number;
+  held_usd: number;
+  held_tokens: number;
+  held_requests: number;
+}
+
+/** An event webhook to deliver (admin-api section 10.1). */
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  /** The request body as it is sent and signed. */
+  body: string;
+  created_at: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** Unix milliseconds. */
+  next_attempt_at: number;
+  last_status_code: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -167,4 +212,6 @@ export interface Database {
   holds: HoldsTable;
   leases: LeasesTable;
   sessions: SessionsTable;
+  budget_windows: BudgetWindowsTable;
+  webhook_events: WebhookEventsTable;
 }

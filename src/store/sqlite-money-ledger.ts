@@ -1,9 +1,12 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { GroupBalances } from './group-balances.js';
 import { GroupCommit } from './group-commit.js';
+import { GroupWindows, type WindowHold } from './group-windows.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
+import { thresholdEvent } from '../webhooks/budget-events.js';
+import type { WebhookEvent } from '../webhooks/webhook-event.js';
 
 /** What a money move needs of a hold. */
 interface HoldRow {
@@ -11,6 +14,9 @@ interface HoldRow {
   key_id: number;
   key_capped: number;
   amount: number;
+  created_at: number;
+  windows: string | null;
+  budget_tokens: number | null;
 }
 
 /**
@@ -20,8 +26,9 @@ interface HoldRow {
  */
 export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyLedger {
   const insertHold = database.prepare(
-    `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at,
+       windows, budget_tokens)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // No `returning`: SQLite makes a temporary table for it, which cost about a twentieth of a
   // request's CPU; the settlement has the hold's figures from its reservation.
@@ -39,10 +46,27 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   );
   const deleteSettled = database.prepare('delete from holds where owner = ? and status_code is not null');
   const deleteUnsettled = database.prepare<[string], HoldRow>(
-    'delete from holds where owner = ? and status_code is null returning user_id, key_id, key_capped, amount',
+    `delete from holds where owner = ? and status_code is null
+     returning user_id, key_id, key_capped, amount, created_at, windows, budget_tokens`,
   );
+  const insertEvent = database.prepare(
+    `insert into webhook_events (id, type, body, created_at, status, attempts, next_attempt_at)
+     values (?, ?, ?, ?, 'pending', 0, ?) on conflict (id) do nothing`,
+  );
+  const storeEvent = (event: WebhookEvent) =>
+    insertEvent.run(event.id, event.type, event.body, event.createdAt, event.createdAt * 1000);
   const balances = new GroupBalances(database);
-  const commits = new GroupCommit(database, balances);
+  const windows = new GroupWindows(database);
+  const commits = new GroupCommit(database, {
+    begin() {
+      balances.begin();
+      windows.begin();
+    },
+    write() {
+      balances.write();
+      windows.write();
+    },
+  });
 
   const storeRecords = (owner: string) => {
     const moved = copySettled.run(owner).changes;
@@ -55,6 +79,16 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       commits.submit(() => {
         const taken = balances.take(hold);
         if (taken !== 'taken') return taken;
+        const { budget } = hold;
+        if (budget) {
+          const reserved = windowHold(hold.amount, budget.tokens, hold.createdAt);
+          const refusal = windows.refusal(budget.windows, reserved);
+          if (refusal) {
+            balances.charge(hold, 0); // gives back what `take` took
+            return refusal;
+          }
+          windows.reserve(budget.windows, reserved);
+        }
         insertHold.run(
           hold.id,
           hold.owner,
@@ -66,14 +100,23 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
           hold.endpoint,
           hold.stream ? 1 : 0,
           hold.createdAt,
+          budget ? JSON.stringify(budget.windows.map((window) => window.key)) : null,
+          budget ? budget.tokens : null,
         );
         return 'reserved' as const;
       }),
-    settle: (hold, cost, record) =>
+    settle: (hold, cost, record, counted = true) =>
       commits.submit(() => {
         // Updated only while unsettled: a settlement repeated, or raced by a return, moves nothing.
         if (recordInHold.run(...holdRecordValues(record, cost), hold.id).changes === 0) return false;
         balances.charge(hold, cost);
+        const { budget } = hold;
+        if (budget) {
+          const usage = counted ? { cost, tokens: record.promptTokens + record.completionTokens } : null;
+          const reserved = windowHold(hold.amount, budget.tokens, hold.createdAt);
+          for (const crossing of windows.settle(budget.windows, reserved, usage, budget.events))
+            storeEvent(thresholdEvent(crossing, record.createdAt));
+        }
         return true;
       }),
     storeRecords: (owner) => commits.submit(() => storeRecords(owner)),
@@ -89,12 +132,20 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
             amount: row.amount,
           };
           balances.charge(returned, 0);
+          if (row.windows !== null) {
+            const reserved = windowHold(row.amount, Number(row.budget_tokens), row.created_at);
+            windows.release(JSON.parse(row.windows) as string[], reserved);
+          }
           return returned;
         });
       }),
     balanceOf: async (userId) => balances.balanceOf(userId),
     quotaOf: async (keyId) => balances.quotaOf(keyId),
   };
+}
+
+function windowHold(amount: number, tokens: number, createdAt: number): WindowHold {
+  return { amount, tokens, createdAt };
 }
 
 /** The settlement's parameters, in the order of its `set`. */

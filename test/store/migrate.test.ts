@@ -14,6 +14,8 @@ const MIGRATIONS = [
   '0004-console-sessions',
   '0005-money-moves-function',
   '0006-money-moves-per-user',
+  '0007-spend-limits',
+  '0008-budget-money-moves',
 ];
 
 const opened: Array<() => Promise<void>> = [];

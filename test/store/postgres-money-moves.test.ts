@@ -153,7 +153,14 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
     await moves.submit(taken);
     const ledger = openPostgresMoneyLedger(store.db);
     const settled = await ledger.settle(
-      { id: taken.id, userId: alice.user.id, keyId: taken.key_id, keyCapped: taken.key_capped, amount: 10 },
+      {
+        id: taken.id,
+        userId: alice.user.id,
+        keyId: taken.key_id,
+        keyCapped: taken.key_capped,
+        amount: 10,
+        createdAt: taken.created_at,
+      },
       5,
       usageRecord({ userId: alice.user.id, error: 'upstream said \0 and \ud800 alone' }),
     );

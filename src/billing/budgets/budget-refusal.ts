@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { formatUsd } from '../money.js';
 import type { BudgetPeriod } from './budget-window.js';
+import type { WindowCharge, WindowRefusal } from './window-charge.js';
 
 /** Whose window refused a request: a key's, a user's, or a group's (named). */
 export type BudgetScope = { kind: 'key' } | { kind: 'user' } | { kind: 'group'; name: string };
@@ -60,4 +61,24 @@ function describeLimit(limit: BudgetLimit): string {
 /** ISO 8601 in UTC, to the second: `2026-12-07T00:00:00Z`. */
 function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The refusal of a reservation one of its windows did not fit, as the client hears it. */
+export function windowRefusalError(
+  window: WindowCharge,
+  refusal: WindowRefusal,
+  nowMs: number,
+): GatewayError {
+  if (window.period === 'concurrency') return concurrencyLimitError(window.requests ?? 0);
+  const scope: BudgetScope =
+    window.scope === 'group' ? { kind: 'group', name: String(window.owner) } : { kind: window.scope };
+  const endS =
+    window.end ?? (window.sessionSeconds === null ? null : refusal.windowStart + window.sessionSeconds);
+  return budgetExceededError({
+    scope,
+    period: window.period,
+    limit: { dimension: refusal.dimension, value: window[refusal.dimension] ?? 0 },
+    resetsAtMs: window.period === 'total' || endS === null ? null : endS * 1000,
+    nowMs,
+  });
 }
