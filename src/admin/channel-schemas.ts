@@ -1,22 +1,17 @@
 import { z } from 'zod';
+import { httpUrlSchema } from '../config/http-url-schema.js';
 import { providerTypes } from '../providers/registry.js';
 import { isEndpointType } from '../routing/endpoint-type.js';
 import { publicModelId } from './public-model-id.js';
 
 const nonEmptyText = z.string().min(1).max(1024);
 
-const httpUrl = z.string().refine((text) => {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === 'http:' || protocol === 'https:';
-}, 'must be an http or https URL');
-
 const channelFields = {
   name: z.string().min(1).max(128),
   type: z
     .string()
     .refine((type) => providerTypes.includes(type), `must be one of ${providerTypes.join(', ')}`),
-  base_url: httpUrl.nullable(),
+  base_url: httpUrlSchema.nullable(),
   // At least one unless the type runs without a key (validate-channel-transport.ts).
   keys: z.array(z.string().min(1).max(16384)),
   models: z.array(publicModelId),

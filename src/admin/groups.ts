@@ -1,33 +1,51 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { GatewayServices } from '../services.js';
-import type { GroupRecord } from '../store/groups-repository.js';
+import { defaultGroup } from '../store/groups-repository.js';
 import { invalidField } from './admin-error.js';
+import { budgetsSchema } from './budget-schema.js';
+import { maxConcurrencySchema } from './max-concurrency-schema.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
+import { serializeGroup } from './serialize-group.js';
 
-const DEFAULT_GROUP: GroupRecord = { name: 'default', ratio: 1 };
+const DEFAULT_GROUP_NAME = 'default';
 
-const putGroupSchema = z.strictObject({ ratio: z.number().min(0).max(1_000_000) });
+/** Every member is optional: a member left out keeps its stored value (or its default, for a new group). */
+const putGroupSchema = z.strictObject({
+  ratio: z.number().min(0).max(1_000_000).optional(),
+  budgets: budgetsSchema.optional(),
+  max_concurrency: maxConcurrencySchema.optional(),
+});
 
-/** `/api/groups` (admin-api section 2, Groups): price multipliers, 1 for any group not stored. */
+/**
+ * `/api/groups` (admin-api sections 2 and 10): price multipliers and spend limits; a group not
+ * stored has ratio 1, no budgets and no concurrency cap.
+ */
 export function registerGroupRoutes(app: FastifyInstance, services: GatewayServices): void {
   const groups = services.repositories.groups;
 
   app.get('/groups', async (request) => {
     const stored = await groups.all();
-    const all = stored.some((group) => group.name === DEFAULT_GROUP.name)
+    const all = stored.some((group) => group.name === DEFAULT_GROUP_NAME)
       ? stored
-      : [...stored, DEFAULT_GROUP].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { data: pageOf(all, parseListQuery(request.query)) };
+      : [...stored, defaultGroup(DEFAULT_GROUP_NAME)].sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
+    return { data: pageOf(all, parseListQuery(request.query)).map(serializeGroup) };
   });
 
   app.put<{ Params: { name: string } }>('/groups/:name', async (request) => {
     const name = request.params.name;
     if (name.length > 64) throw invalidField('name', 'must be at most 64 characters');
-    const { ratio } = parseBody(request.body, putGroupSchema, { readOnly: ['name'] });
-    const group = await groups.put({ name, ratio });
+    const body = parseBody(request.body, putGroupSchema, { readOnly: ['name'] });
+    const group = await groups.put({
+      name,
+      ratio: body.ratio,
+      budgets: body.budgets,
+      maxConcurrency: body.max_concurrency,
+    });
     await services.changes.publish('groups');
-    return { name: group.name, ratio: group.ratio };
+    return serializeGroup(group);
   });
 }

@@ -28,6 +28,8 @@ export async function createKeyFor(
     group: attributes.group,
     rpm: attributes.rpm,
     tpm: attributes.tpm,
+    budgets: attributes.budgets,
+    maxConcurrency: attributes.max_concurrency,
   });
   // Unknown hashes are cached as misses, so even a brand-new key needs the cache emptied.
   await services.changes.publish('keys');
@@ -47,5 +49,7 @@ export function keyChangesFrom(body: z.output<typeof updateKeySchema>): KeyChang
     group: body.group,
     rpm: body.rpm,
     tpm: body.tpm,
+    budgets: body.budgets,
+    maxConcurrency: body.max_concurrency,
   };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isCidrOrAddress } from '../auth/ip-allow-list.js';
+import { budgetsSchema } from './budget-schema.js';
+import { maxConcurrencySchema } from './max-concurrency-schema.js';
 import { nonNegativeUsdAsNano } from './usd-schema.js';
 
 const DERIVED_STATUSES: readonly unknown[] = ['expired', 'exhausted'];
@@ -24,6 +26,8 @@ const keyFields = {
   group: z.string().min(1).max(64).nullable(),
   rpm: z.number().int().min(1).nullable(),
   tpm: z.number().int().min(1).nullable(),
+  budgets: budgetsSchema,
+  max_concurrency: maxConcurrencySchema,
 };
 
 export const KEY_READ_ONLY_FIELDS = ['id', 'key', 'used_quota', 'created_at'] as const;
@@ -40,6 +44,8 @@ export const createKeySchema = z.strictObject({
   group: keyFields.group.default(null),
   rpm: keyFields.rpm.default(null),
   tpm: keyFields.tpm.default(null),
+  budgets: keyFields.budgets.default([]),
+  max_concurrency: keyFields.max_concurrency.default(null),
 });
 
 /** Built without defaults: zod applies a field's default even inside `.partial()`. */

@@ -14,7 +14,17 @@ const updateMeSchema = z.strictObject({
 });
 
 /** Fields a user sees on `/api/me` but only an admin may change. */
-const ADMIN_ONLY_FIELDS = [...USER_READ_ONLY_FIELDS, 'username', 'role', 'group', 'balance', 'status'];
+const ADMIN_ONLY_FIELDS = [
+  ...USER_READ_ONLY_FIELDS,
+  'username',
+  'role',
+  'group',
+  'balance',
+  'status',
+  'budgets',
+  'max_concurrency',
+  'low_balance_alert',
+];
 
 /** `/api/me` (admin-api section 8): the caller's own account; users change only password and language. */
 export function registerMeRoutes(app: FastifyInstance, services: GatewayServices): void {

@@ -2,6 +2,7 @@ import { deriveKeyStatus } from '../auth/derive-key-status.js';
 import { nanoToUsd } from '../billing/money.js';
 import type { KeyRecord } from '../store/keys-repository.js';
 import { unixNow } from '../store/json-column.js';
+import { serializeBudget } from './serialize-budget.js';
 
 /**
  * A key as the management API shows it. `key` is the masked hint, except in the response to the
@@ -23,6 +24,8 @@ export function serializeKey(key: KeyRecord, fullKey?: string) {
     group: key.group,
     rpm: key.rpm,
     tpm: key.tpm,
+    budgets: key.budgets.map(serializeBudget),
+    max_concurrency: key.maxConcurrency,
     created_at: key.createdAt,
   };
 }

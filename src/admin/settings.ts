@@ -2,17 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { settingsSchema } from '../config/settings-schema.js';
 import type { GatewayServices } from '../services.js';
 import { parseBody } from './parse-body.js';
+import { serializeSettings } from './serialize-settings.js';
 
 const settingsChangesSchema = settingsSchema.partial();
 
 /** `/api/settings` (admin-api section 2, Settings): effective values, changed live. */
 export function registerSettingRoutes(app: FastifyInstance, services: GatewayServices): void {
-  app.get('/settings', async () => services.settings.get());
+  app.get('/settings', async () => serializeSettings(services.settings.get()));
 
   app.patch('/settings', async (request) => {
     const changes = parseBody(request.body, settingsChangesSchema);
     await services.settings.update(changes);
     await services.changes.publish('settings');
-    return services.settings.get();
+    return serializeSettings(services.settings.get());
   });
 }

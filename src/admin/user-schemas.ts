@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { usdAsNano } from './usd-schema.js';
+import { budgetsSchema } from './budget-schema.js';
+import { maxConcurrencySchema } from './max-concurrency-schema.js';
+import { nonNegativeUsdAsNano, usdAsNano } from './usd-schema.js';
 
 const userFields = {
   username: z.string().min(1).max(64),
@@ -9,6 +11,9 @@ const userFields = {
   balance: usdAsNano,
   language: z.enum(['en', 'zh-CN']).nullable(),
   status: z.enum(['enabled', 'disabled']),
+  budgets: budgetsSchema,
+  max_concurrency: maxConcurrencySchema,
+  low_balance_alert: nonNegativeUsdAsNano.nullable(),
 };
 
 export const USER_READ_ONLY_FIELDS = ['id', 'used', 'created_at'] as const;
@@ -21,6 +26,9 @@ export const createUserSchema = z.strictObject({
   balance: userFields.balance.default(0),
   language: userFields.language.default(null),
   status: userFields.status.default('enabled'),
+  budgets: userFields.budgets.default([]),
+  max_concurrency: userFields.max_concurrency.default(null),
+  low_balance_alert: userFields.low_balance_alert.default(null),
 });
 
 /** Built without defaults: zod applies a field's default even inside `.partial()`. */

@@ -33,9 +33,11 @@ export function registerUserRoutes(app: FastifyInstance, services: GatewayServic
   app.post('/users', async (request, reply) => {
     const body = parseBody(request.body, createUserSchema, { readOnly: USER_READ_ONLY_FIELDS });
     await ensureUsernameFree(users, body.username, undefined);
-    const { password, ...fields } = body;
+    const { password, max_concurrency: maxConcurrency, low_balance_alert: lowBalanceAlert, ...fields } = body;
     const passwordHash = password === undefined ? null : await hashPassword(password);
-    const user = await withUniqueUsername(() => users.create({ ...fields, passwordHash }));
+    const user = await withUniqueUsername(() =>
+      users.create({ ...fields, maxConcurrency, lowBalanceAlert, passwordHash }),
+    );
     await services.changes.publish('users');
     return reply.code(201).send(serializeUser(user));
   });
@@ -44,8 +46,8 @@ export function registerUserRoutes(app: FastifyInstance, services: GatewayServic
     const id = (await findUser(request.params)).id;
     const body = parseBody(request.body, updateUserSchema, { readOnly: USER_READ_ONLY_FIELDS });
     if (body.username !== undefined) await ensureUsernameFree(users, body.username, id);
-    const { password, ...fields } = body;
-    const changes: UserChanges = { ...fields };
+    const { password, max_concurrency: maxConcurrency, low_balance_alert: lowBalanceAlert, ...fields } = body;
+    const changes: UserChanges = { ...fields, maxConcurrency, lowBalanceAlert };
     if (password !== undefined) changes.passwordHash = await hashPassword(password);
     const user = await withUniqueUsername(() => users.update(id, changes));
     if (!user) throw notFound('user', id);

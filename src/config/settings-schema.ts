@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { isCidrOrAddress } from '../auth/ip-allow-list.js';
+import { isKnownTimeZone } from '../billing/budgets/zoned-time.js';
+import { httpUrlSchema } from './http-url-schema.js';
 
-/** Live settings (admin-api.md section 2, Settings): defaults, validation and environment names. */
+/** Live settings (admin-api.md sections 2, 10 and 10.1): defaults, validation and environment names. */
 export const settingsSchema = z
   .object({
     default_max_tokens: z.number().int().min(1).max(10_000_000),
@@ -18,6 +20,10 @@ export const settingsSchema = z
     channel_probe_interval_s: z.number().int().min(1).max(86_400),
     model_cooldown_s: z.number().int().min(1).max(86_400),
     model_cooldown_max_s: z.number().int().min(1).max(86_400),
+    budget_time_zone: z.string().refine(isKnownTimeZone, 'must be an IANA time zone name'),
+    webhook_url: httpUrlSchema.max(2048).nullable(),
+    // Write-only: reads show it masked (serialize-settings.ts).
+    webhook_secret: z.string().min(1).max(1024).nullable(),
   })
   .strict();
 
@@ -39,6 +45,9 @@ export const defaultSettings: Settings = {
   channel_probe_interval_s: 30,
   model_cooldown_s: 5,
   model_cooldown_max_s: 300,
+  budget_time_zone: 'UTC',
+  webhook_url: null,
+  webhook_secret: null,
 };
 
 export const settingNames = Object.keys(defaultSettings) as SettingName[];

@@ -38,6 +38,7 @@ export function createLogger(
       'req.headers["x-goog-api-key"]',
       '*.keys',
       '*.password',
+      '*.webhook_secret',
     ],
   };
   return pino(options, format === 'pretty' ? prettyLogStream(destination) : destination);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import { readNullableJsonColumn, unixNow } from './json-column.js';
+import type { Budget } from '../billing/budgets/budget.js';
+import { readJsonColumn, readNullableJsonColumn, unixNow } from './json-column.js';
 import type { ApiKeysTable, Database } from './schema.js';
 import type { ListOptions } from './users-repository.js';
 
@@ -26,10 +27,17 @@ export interface KeyRecord {
   group: string | null;
   rpm: number | null;
   tpm: number | null;
+  /** Spending windows of this key alone (admin-api section 10). */
+  budgets: Budget[];
+  maxConcurrency: number | null;
   createdAt: number;
 }
 
-export type NewKey = Omit<KeyRecord, 'id' | 'usedQuota' | 'createdAt'>;
+type SpendLimits = 'budgets' | 'maxConcurrency';
+
+/** Without spend limits given, a key has no budgets and no concurrency cap. */
+export type NewKey = Omit<KeyRecord, 'id' | 'usedQuota' | 'createdAt' | SpendLimits> &
+  Partial<Pick<KeyRecord, SpendLimits>>;
 export type KeyChanges = Partial<
   Omit<KeyRecord, 'id' | 'userId' | 'keyHash' | 'keyHint' | 'usedQuota' | 'createdAt'>
 >;
@@ -55,6 +63,8 @@ export class KeysRepository {
         group_name: key.group,
         rpm: key.rpm,
         tpm: key.tpm,
+        budgets: JSON.stringify(key.budgets ?? []),
+        max_concurrency: key.maxConcurrency ?? null,
         created_at: unixNow(),
       })
       .returningAll()
@@ -99,6 +109,8 @@ export class KeysRepository {
       ...(changes.group !== undefined && { group_name: changes.group }),
       ...(changes.rpm !== undefined && { rpm: changes.rpm }),
       ...(changes.tpm !== undefined && { tpm: changes.tpm }),
+      ...(changes.budgets !== undefined && { budgets: JSON.stringify(changes.budgets) }),
+      ...(changes.maxConcurrency !== undefined && { max_concurrency: changes.maxConcurrency }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
     const row = await this.db
@@ -133,6 +145,8 @@ export function toKey(row: Selectable<ApiKeysTable>): KeyRecord {
     group: row.group_name,
     rpm: row.rpm,
     tpm: row.tpm,
+    budgets: readJsonColumn<Budget[]>(row.budgets, 'api_keys.budgets'),
+    maxConcurrency: row.max_concurrency,
     createdAt: Number(row.created_at),
   };
 }

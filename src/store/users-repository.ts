@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import { unixNow } from './json-column.js';
+import type { Budget } from '../billing/budgets/budget.js';
+import { readJsonColumn, unixNow } from './json-column.js';
 import type { Database, UsersTable } from './schema.js';
 
 export type UserRole = 'user' | 'admin';
@@ -17,10 +18,19 @@ export interface UserRecord {
   used: number;
   language: 'en' | 'zh-CN' | null;
   status: UserStatus;
+  /** Spending windows counting every key of the user (admin-api section 10). */
+  budgets: Budget[];
+  maxConcurrency: number | null;
+  /** nano-USD; a balance falling below it sends a `balance.low` event (admin-api section 10.1). */
+  lowBalanceAlert: number | null;
   createdAt: number;
 }
 
-export type NewUser = Omit<UserRecord, 'id' | 'used' | 'createdAt'>;
+type SpendLimits = 'budgets' | 'maxConcurrency' | 'lowBalanceAlert';
+
+/** Without spend limits given, a user has no budgets, no concurrency cap and no low-balance alert. */
+export type NewUser = Omit<UserRecord, 'id' | 'used' | 'createdAt' | SpendLimits> &
+  Partial<Pick<UserRecord, SpendLimits>>;
 export type UserChanges = Partial<Omit<UserRecord, 'id' | 'used' | 'createdAt'>>;
 
 export interface ListOptions {
@@ -43,6 +53,9 @@ export class UsersRepository {
         used: 0,
         language: user.language,
         status: user.status,
+        budgets: JSON.stringify(user.budgets ?? []),
+        max_concurrency: user.maxConcurrency ?? null,
+        low_balance_alert: user.lowBalanceAlert ?? null,
         created_at: unixNow(),
       })
       .returningAll()
@@ -84,6 +97,9 @@ export class UsersRepository {
       ...(changes.balance !== undefined && { balance: changes.balance }),
       ...(changes.language !== undefined && { language: changes.language }),
       ...(changes.status !== undefined && { status: changes.status }),
+      ...(changes.budgets !== undefined && { budgets: JSON.stringify(changes.budgets) }),
+      ...(changes.maxConcurrency !== undefined && { max_concurrency: changes.maxConcurrency }),
+      ...(changes.lowBalanceAlert !== undefined && { low_balance_alert: changes.lowBalanceAlert }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
     const row = await this.db
@@ -123,6 +139,9 @@ export function toUser(row: Selectable<UsersTable>): UserRecord {
     used: Number(row.used),
     language: row.language as UserRecord['language'],
     status: row.status as UserStatus,
+    budgets: readJsonColumn<Budget[]>(row.budgets, 'users.budgets'),
+    maxConcurrency: row.max_concurrency,
+    lowBalanceAlert: row.low_balance_alert === null ? null : Number(row.low_balance_alert),
     createdAt: Number(row.created_at),
   };
 }

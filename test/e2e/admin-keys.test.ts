@@ -2,6 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/auth/hash-key.js';
 import { maskKey, stripKeyPrefix } from '../../src/auth/key-format.js';
 import { MAX_USD } from '../../src/billing/money.js';
+import {
+  expectInvalidField,
+  REFUSED_BUDGETS,
+  REFUSED_MAX_CONCURRENCY,
+  SHORT_BUDGET,
+  SHORT_BUDGET_NANO_USD,
+  SHORT_BUDGET_READ,
+  WIRE_BUDGETS,
+} from '../helpers/spend-limit-fixtures.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/start-test-gateway.js';
 
 let gateway: TestGateway;
@@ -62,6 +71,8 @@ describe('keys', () => {
       group: null,
       rpm: null,
       tpm: null,
+      budgets: [],
+      max_concurrency: null,
       created_at: expect.any(Number),
     });
     expect(response.body.created_at).toBeGreaterThanOrEqual(before);
@@ -78,6 +89,8 @@ describe('keys', () => {
       group: 'vip',
       rpm: 60,
       tpm: 100_000,
+      budgets: WIRE_BUDGETS,
+      max_concurrency: 4,
     };
     const created = await createKey(fields);
     expect(created).toMatchObject({ ...fields, status: 'enabled', used_quota: 0 });
@@ -185,6 +198,74 @@ describe('keys', () => {
     });
     expect((await gateway.admin('GET', `/keys/${created.id}`)).body).toEqual(changed.body);
     expect((await gateway.gateway.services.repositories.keys.find(created.id))?.quota).toBe(123_456_789);
+  });
+
+  describe('spend limits', () => {
+    it('reads budgets back exactly, usd to the nano-dollar, in every read', async () => {
+      const created = await createKey({ budgets: WIRE_BUDGETS, max_concurrency: 2 });
+      expect(created).toMatchObject({ budgets: WIRE_BUDGETS, max_concurrency: 2 });
+      const listed = await gateway.admin('GET', `/keys?user_id=${owner.id}&limit=1000`);
+      expect(listed.body.data.find((key: any) => key.id === created.id)).toMatchObject({
+        budgets: WIRE_BUDGETS,
+        max_concurrency: 2,
+      });
+      const stored = await gateway.gateway.services.repositories.keys.find(created.id);
+      expect(stored?.budgets.map((budget) => budget.usd)).toEqual([12_345_678_901, 1, null]);
+      expect(stored?.maxConcurrency).toBe(2);
+    });
+
+    it('fills the members a budget leaves out', async () => {
+      const created = await createKey({ budgets: [SHORT_BUDGET] });
+      expect(created.budgets).toEqual([SHORT_BUDGET_READ]);
+      expect((await gateway.gateway.services.repositories.keys.find(created.id))?.budgets[0]?.usd).toBe(
+        SHORT_BUDGET_NANO_USD,
+      );
+    });
+
+    it('replaces budgets and the cap on update, keeps them when left out, and clears them', async () => {
+      const created = await createKey({ budgets: [SHORT_BUDGET], max_concurrency: 1 });
+      const replaced = await gateway.admin('PATCH', `/keys/${created.id}`, {
+        budgets: WIRE_BUDGETS,
+        max_concurrency: 10,
+      });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ budgets: WIRE_BUDGETS, max_concurrency: 10 });
+      const renamed = await gateway.admin('PATCH', `/keys/${created.id}`, { name: 'renamed' });
+      expect(renamed.body).toMatchObject({ budgets: WIRE_BUDGETS, max_concurrency: 10 });
+      const cleared = await gateway.admin('PATCH', `/keys/${created.id}`, {
+        budgets: [],
+        max_concurrency: null,
+      });
+      expect(cleared.body).toMatchObject({ budgets: [], max_concurrency: null });
+      expect((await gateway.admin('GET', `/keys/${created.id}`)).body).toEqual(cleared.body);
+    });
+
+    it.each(REFUSED_BUDGETS)('refuses %s, naming the member', async (_label, budgets, field, problem) => {
+      const countBefore = (await gateway.admin('GET', '/keys?limit=1000')).body.data.length;
+      expectInvalidField(
+        await gateway.admin('POST', '/keys', { user_id: owner.id, budgets }),
+        field,
+        problem,
+      );
+      expect((await gateway.admin('GET', '/keys?limit=1000')).body.data.length).toBe(countBefore);
+
+      const created = await createKey({ budgets: [SHORT_BUDGET] });
+      expectInvalidField(await gateway.admin('PATCH', `/keys/${created.id}`, { budgets }), field, problem);
+      expect((await gateway.admin('GET', `/keys/${created.id}`)).body.budgets).toEqual([SHORT_BUDGET_READ]);
+    });
+
+    it.each(REFUSED_MAX_CONCURRENCY)('refuses a max_concurrency of %s', async (_label, maxConcurrency) => {
+      expectInvalidField(
+        await gateway.admin('POST', '/keys', { user_id: owner.id, max_concurrency: maxConcurrency }),
+        'max_concurrency',
+      );
+      const created = await createKey({ max_concurrency: 3 });
+      expectInvalidField(
+        await gateway.admin('PATCH', `/keys/${created.id}`, { max_concurrency: maxConcurrency }),
+        'max_concurrency',
+      );
+      expect((await gateway.admin('GET', `/keys/${created.id}`)).body.max_concurrency).toBe(3);
+    });
   });
 
   it('deletes a key', async () => {

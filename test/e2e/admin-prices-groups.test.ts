@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_USD } from '../../src/billing/money.js';
+import {
+  expectInvalidField,
+  REFUSED_BUDGETS,
+  REFUSED_MAX_CONCURRENCY,
+  SHORT_BUDGET,
+  SHORT_BUDGET_NANO_USD,
+  SHORT_BUDGET_READ,
+  WIRE_BUDGETS,
+} from '../helpers/spend-limit-fixtures.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
 
 let gateway: TestGateway;
@@ -188,38 +197,44 @@ describe('prices', () => {
 });
 
 describe('groups', () => {
-  it('lists default with ratio 1 when nothing is stored', async () => {
+  /** How reads show a group: its ratio, and no spend limits unless some were set. */
+  const group = (
+    name: string,
+    ratio: number,
+    limits: { budgets?: unknown[]; max_concurrency?: number } = {},
+  ) => ({
+    name,
+    ratio,
+    budgets: limits.budgets ?? [],
+    max_concurrency: limits.max_concurrency ?? null,
+  });
+
+  it('lists default with ratio 1 and no spend limits when nothing is stored', async () => {
     const response = await gateway.admin('GET', '/groups');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: [{ name: 'default', ratio: 1 }] });
+    expect(response.body).toEqual({ data: [group('default', 1)] });
   });
 
   it('sets ratios and lists groups by name', async () => {
     const vip = await gateway.admin('PUT', '/groups/vip', { ratio: 0.8 });
     expect(vip.status).toBe(200);
-    expect(vip.body).toEqual({ name: 'vip', ratio: 0.8 });
+    expect(vip.body).toEqual(group('vip', 0.8));
     const alpha = await gateway.admin('PUT', '/groups/alpha', { ratio: 0 });
-    expect(alpha.body).toEqual({ name: 'alpha', ratio: 0 });
+    expect(alpha.body).toEqual(group('alpha', 0));
 
     expect((await gateway.admin('GET', '/groups')).body).toEqual({
-      data: [
-        { name: 'alpha', ratio: 0 },
-        { name: 'default', ratio: 1 },
-        { name: 'vip', ratio: 0.8 },
-      ],
+      data: [group('alpha', 0), group('default', 1), group('vip', 0.8)],
     });
     expect((await gateway.admin('GET', '/groups?limit=1&offset=1')).body).toEqual({
-      data: [{ name: 'default', ratio: 1 }],
+      data: [group('default', 1)],
     });
   });
 
   it('replaces the default ratio once it is stored', async () => {
     const response = await gateway.admin('PUT', '/groups/default', { ratio: 1.5 });
-    expect(response.body).toEqual({ name: 'default', ratio: 1.5 });
+    expect(response.body).toEqual(group('default', 1.5));
     const listed = (await gateway.admin('GET', '/groups?limit=1000')).body.data;
-    expect(listed.filter((group: any) => group.name === 'default')).toEqual([
-      { name: 'default', ratio: 1.5 },
-    ]);
+    expect(listed.filter((each: any) => each.name === 'default')).toEqual([group('default', 1.5)]);
     expect(gateway.gateway.services.catalog.groupRatio('default')).toBe(1.5);
   });
 
@@ -228,14 +243,77 @@ describe('groups', () => {
     expect(gateway.gateway.services.catalog.groupRatio('gold')).toBe(2);
     await gateway.admin('PUT', '/groups/gold', { ratio: 0.25 });
     expect(gateway.gateway.services.catalog.groupRatio('gold')).toBe(0.25);
-    expect((await gateway.admin('GET', '/groups?limit=1000')).body.data).toContainEqual({
-      name: 'gold',
-      ratio: 0.25,
+    expect((await gateway.admin('GET', '/groups?limit=1000')).body.data).toContainEqual(group('gold', 0.25));
+  });
+
+  describe('spend limits', () => {
+    it('creates a group from the defaults and the members given, and lists it whole', async () => {
+      const created = await gateway.admin('PUT', '/groups/team-new', { budgets: WIRE_BUDGETS });
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual(group('team-new', 1, { budgets: WIRE_BUDGETS }));
+      expect((await gateway.admin('GET', '/groups?limit=1000')).body.data).toContainEqual(created.body);
+      const stored = await gateway.gateway.services.repositories.groups.find('team-new');
+      expect(stored?.budgets.map((budget) => budget.usd)).toEqual([12_345_678_901, 1, null]);
+    });
+
+    it('keeps every member a PUT leaves out', async () => {
+      const first = await gateway.admin('PUT', '/groups/team-keep', { ratio: 0.5, max_concurrency: 7 });
+      expect(first.body).toEqual(group('team-keep', 0.5, { max_concurrency: 7 }));
+      const budgets = await gateway.admin('PUT', '/groups/team-keep', { budgets: [SHORT_BUDGET] });
+      expect(budgets.body).toEqual(
+        group('team-keep', 0.5, { budgets: [SHORT_BUDGET_READ], max_concurrency: 7 }),
+      );
+      const ratio = await gateway.admin('PUT', '/groups/team-keep', { ratio: 2 });
+      expect(ratio.body).toEqual(group('team-keep', 2, { budgets: [SHORT_BUDGET_READ], max_concurrency: 7 }));
+      expect(gateway.gateway.services.catalog.groupRatio('team-keep')).toBe(2);
+      const nothing = await gateway.admin('PUT', '/groups/team-keep', {});
+      expect(nothing.status).toBe(200);
+      expect(nothing.body).toEqual(ratio.body);
+      expect((await gateway.admin('GET', '/groups?limit=1000')).body.data).toContainEqual(ratio.body);
+    });
+
+    it('clears budgets and the cap when given empty and null', async () => {
+      await gateway.admin('PUT', '/groups/team-clear', { budgets: [SHORT_BUDGET], max_concurrency: 3 });
+      const cleared = await gateway.admin('PUT', '/groups/team-clear', {
+        budgets: [],
+        max_concurrency: null,
+      });
+      expect(cleared.body).toEqual(group('team-clear', 1));
+      const stored = await gateway.gateway.services.repositories.groups.find('team-clear');
+      expect(stored).toEqual({ name: 'team-clear', ratio: 1, budgets: [], maxConcurrency: null });
+    });
+
+    it('takes an empty body for a new group: the defaults', async () => {
+      const created = await gateway.admin('PUT', '/groups/team-empty', {});
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual(group('team-empty', 1));
+      expect((await gateway.admin('GET', '/groups?limit=1000')).body.data).toContainEqual(created.body);
+    });
+
+    it.each(REFUSED_BUDGETS)('refuses %s, naming the member', async (_label, budgets, field, problem) => {
+      await gateway.admin('PUT', '/groups/team-refused', { budgets: [SHORT_BUDGET], max_concurrency: 2 });
+      expectInvalidField(
+        await gateway.admin('PUT', '/groups/team-refused', { ratio: 3, budgets }),
+        field,
+        problem,
+      );
+      expect(await gateway.gateway.services.repositories.groups.find('team-refused')).toMatchObject({
+        ratio: 1,
+        budgets: [{ period: 'week', usd: SHORT_BUDGET_NANO_USD }],
+        maxConcurrency: 2,
+      });
+    });
+
+    it.each(REFUSED_MAX_CONCURRENCY)('refuses a max_concurrency of %s', async (_label, maxConcurrency) => {
+      expectInvalidField(
+        await gateway.admin('PUT', '/groups/team-unstored', { max_concurrency: maxConcurrency }),
+        'max_concurrency',
+      );
+      expect(await gateway.gateway.services.repositories.groups.find('team-unstored')).toBeUndefined();
     });
   });
 
   it.each([
-    ['a missing ratio', {}, 'ratio'],
     ['a negative ratio', { ratio: -0.1 }, 'ratio'],
     ['a ratio given as text', { ratio: '2' }, 'ratio'],
     ['a null ratio', { ratio: null }, 'ratio'],
@@ -243,9 +321,7 @@ describe('groups', () => {
     ['the name in the body', { name: 'other', ratio: 1 }, 'name'],
   ])('rejects %s', async (_label, body, field) => {
     expectError(await gateway.admin('PUT', '/groups/validated', body), 400, 'invalid_request', field);
-    const names = (await gateway.admin('GET', '/groups?limit=1000')).body.data.map(
-      (group: any) => group.name,
-    );
+    const names = (await gateway.admin('GET', '/groups?limit=1000')).body.data.map((each: any) => each.name);
     expect(names).not.toContain('validated');
   });
 

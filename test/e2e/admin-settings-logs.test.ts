@@ -42,6 +42,9 @@ describe('settings', () => {
       channel_probe_interval_s: 30,
       model_cooldown_s: 5,
       model_cooldown_max_s: 300,
+      budget_time_zone: 'UTC',
+      webhook_url: null,
+      webhook_secret: null,
     });
   });
 
@@ -101,6 +104,19 @@ describe('settings', () => {
     ['trusted proxies given as text', { trusted_proxies: '10.0.0.0/8' }, 'trusted_proxies'],
     ['an invalid trusted proxy', { trusted_proxies: ['10.0.0.0/8', 'proxy.local'] }, 'trusted_proxies[1]'],
     ['a null value', { retry_times: null }, 'retry_times'],
+    ['a time zone unknown to IANA', { budget_time_zone: 'Mars/Olympus_Mons' }, 'budget_time_zone'],
+    ['an empty time zone', { budget_time_zone: '' }, 'budget_time_zone'],
+    ['a null time zone', { budget_time_zone: null }, 'budget_time_zone'],
+    ['a webhook URL of another scheme', { webhook_url: 'ftp://hooks.example.com/in' }, 'webhook_url'],
+    ['a webhook URL that is not a URL', { webhook_url: 'hooks.example.com/in' }, 'webhook_url'],
+    [
+      'a webhook URL over 2048 characters',
+      { webhook_url: `https://hooks.example.com/${'a'.repeat(2048)}` },
+      'webhook_url',
+    ],
+    ['a webhook URL given as a list', { webhook_url: ['https://hooks.example.com'] }, 'webhook_url'],
+    ['an empty webhook secret', { webhook_secret: '' }, 'webhook_secret'],
+    ['a webhook secret given as a number', { webhook_secret: 12345 }, 'webhook_secret'],
   ])('rejects %s', async (_label, body, field) => {
     expectError(
       await gateway.admin('PATCH', '/settings', { retry_times: 3, ...body }),
@@ -110,6 +126,69 @@ describe('settings', () => {
     );
     expect(gateway.gateway.services.settings.get().retry_times).toBe(2);
     expect((await gateway.admin('GET', '/settings')).body).toEqual(defaultSettings);
+  });
+
+  it.each([
+    ['budget_time_zone', { budget_time_zone: 'Mars/Olympus_Mons' }, 'must be an IANA time zone name'],
+    ['webhook_url', { webhook_url: 'ftp://hooks.example.com/in' }, 'must be an http or https URL'],
+  ])('says what is wrong with %s', async (field, body, problem) => {
+    const response = await gateway.admin('PATCH', '/settings', body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'invalid_request', param: field });
+    expect(response.body.error.message).toContain(`field "${field}": ${problem}`);
+  });
+
+  it('takes an IANA time zone and webhook URLs of both schemes, and null again', async () => {
+    const changes = {
+      budget_time_zone: 'Asia/Kolkata',
+      webhook_url: 'http://127.0.0.1:8080/gateway-events?source=test',
+    };
+    const patched = await gateway.admin('PATCH', '/settings', changes);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...defaultSettings, ...changes });
+    expect(gateway.gateway.services.settings.get()).toMatchObject(changes);
+    const secure = await gateway.admin('PATCH', '/settings', { webhook_url: 'https://hooks.example.com/in' });
+    expect(secure.body.webhook_url).toBe('https://hooks.example.com/in');
+
+    const reset = await gateway.admin('PATCH', '/settings', { budget_time_zone: 'UTC', webhook_url: null });
+    expect(reset.body).toEqual(defaultSettings);
+    expect(await gateway.gateway.services.repositories.settings.get('webhook_url')).toBe('null');
+  });
+
+  describe('webhook_secret', () => {
+    const SECRET = 'whsec_live_0123456789abcdefghij';
+
+    it('is stored in full but read back masked, as channel keys are', async () => {
+      const patched = await gateway.admin('PATCH', '/settings', { webhook_secret: SECRET });
+      expect(patched.status).toBe(200);
+      expect(patched.body.webhook_secret).toBe('whse...ghij');
+      const read = await gateway.admin('GET', '/settings');
+      expect(read.body).toEqual({ ...defaultSettings, webhook_secret: 'whse...ghij' });
+      for (const response of [patched, read]) expect(JSON.stringify(response.body)).not.toContain(SECRET);
+      expect(gateway.gateway.services.settings.get().webhook_secret).toBe(SECRET);
+      expect(await gateway.gateway.services.repositories.settings.get('webhook_secret')).toBe(
+        JSON.stringify(SECRET),
+      );
+
+      const cleared = await gateway.admin('PATCH', '/settings', { webhook_secret: null });
+      expect(cleared.body).toEqual(defaultSettings);
+      expect(gateway.gateway.services.settings.get().webhook_secret).toBeNull();
+    });
+
+    it('hides a short secret whole', async () => {
+      const patched = await gateway.admin('PATCH', '/settings', { webhook_secret: 'short-secret' });
+      expect(patched.body.webhook_secret).toBe('****');
+      expect((await gateway.admin('GET', '/settings')).body.webhook_secret).toBe('****');
+      await gateway.admin('PATCH', '/settings', { webhook_secret: null });
+    });
+
+    it('keeps the stored secret when another setting changes', async () => {
+      await gateway.admin('PATCH', '/settings', { webhook_secret: SECRET });
+      const other = await gateway.admin('PATCH', '/settings', { retry_times: 3 });
+      expect(other.body).toMatchObject({ retry_times: 3, webhook_secret: 'whse...ghij' });
+      expect(gateway.gateway.services.settings.get().webhook_secret).toBe(SECRET);
+      await gateway.admin('PATCH', '/settings', { retry_times: 2, webhook_secret: null });
+    });
   });
 
   it('rejects a body that is not JSON', async () => {

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_USD } from '../../src/billing/money.js';
 import { verifyPassword } from '../../src/auth/password-hash.js';
+import {
+  expectInvalidField,
+  REFUSED_BUDGETS,
+  REFUSED_MAX_CONCURRENCY,
+  SHORT_BUDGET,
+  SHORT_BUDGET_NANO_USD,
+  SHORT_BUDGET_READ,
+  WIRE_BUDGETS,
+} from '../helpers/spend-limit-fixtures.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/start-test-gateway.js';
 
 let gateway: TestGateway;
@@ -108,6 +117,9 @@ describe('users', () => {
       used: 0,
       language: null,
       status: 'enabled',
+      budgets: [],
+      max_concurrency: null,
+      low_balance_alert: null,
       created_at: expect.any(Number),
     });
     expect(response.body.created_at).toBeGreaterThanOrEqual(before);
@@ -123,6 +135,9 @@ describe('users', () => {
       balance: 12.5,
       language: 'zh-CN',
       status: 'disabled',
+      budgets: WIRE_BUDGETS,
+      max_concurrency: 6,
+      low_balance_alert: 1.000000001,
     };
     const created = await gateway.admin('POST', '/users', fields);
     expect(created.status).toBe(201);
@@ -201,6 +216,101 @@ describe('users', () => {
     const unchanged = await gateway.admin('PATCH', `/users/${user.id}`, {});
     expect(unchanged.status).toBe(200);
     expect(unchanged.body).toEqual(cleared.body);
+  });
+
+  describe('spend limits', () => {
+    it('reads budgets and the low-balance alert back exactly, to the nano-dollar', async () => {
+      const created = await createUser({
+        budgets: WIRE_BUDGETS,
+        max_concurrency: 1,
+        low_balance_alert: 0.000000001,
+      });
+      expect(created).toMatchObject({
+        budgets: WIRE_BUDGETS,
+        max_concurrency: 1,
+        low_balance_alert: 0.000000001,
+      });
+      const listed = await gateway.admin('GET', '/users?limit=1000');
+      expect(listed.body.data.find((user: any) => user.id === created.id)).toEqual(created);
+      const stored = await gateway.gateway.services.repositories.users.find(created.id);
+      expect(stored).toMatchObject({ lowBalanceAlert: 1, maxConcurrency: 1 });
+      expect(stored?.budgets.map((budget) => budget.usd)).toEqual([12_345_678_901, 1, null]);
+    });
+
+    it('fills the members a budget leaves out', async () => {
+      const created = await createUser({ budgets: [SHORT_BUDGET] });
+      expect(created.budgets).toEqual([SHORT_BUDGET_READ]);
+      const stored = await gateway.gateway.services.repositories.users.find(created.id);
+      expect(stored?.budgets[0]?.usd).toBe(SHORT_BUDGET_NANO_USD);
+    });
+
+    it('changes the limits on update, keeps them when left out, and clears them', async () => {
+      const user = await createUser({ budgets: [SHORT_BUDGET], max_concurrency: 2, low_balance_alert: 5 });
+      const changed = await gateway.admin('PATCH', `/users/${user.id}`, {
+        budgets: WIRE_BUDGETS,
+        low_balance_alert: 12.345678901,
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual({
+        ...user,
+        budgets: WIRE_BUDGETS,
+        low_balance_alert: 12.345678901,
+      });
+      const renamed = await gateway.admin('PATCH', `/users/${user.id}`, { group: 'team' });
+      expect(renamed.body).toEqual({ ...changed.body, group: 'team' });
+      const cleared = await gateway.admin('PATCH', `/users/${user.id}`, {
+        budgets: [],
+        max_concurrency: null,
+        low_balance_alert: null,
+      });
+      expect(cleared.body).toEqual({
+        ...renamed.body,
+        budgets: [],
+        max_concurrency: null,
+        low_balance_alert: null,
+      });
+      expect((await gateway.admin('GET', `/users/${user.id}`)).body).toEqual(cleared.body);
+    });
+
+    it.each(REFUSED_BUDGETS)('refuses %s, naming the member', async (_label, budgets, field, problem) => {
+      const username = uniqueName('refused');
+      expectInvalidField(await gateway.admin('POST', '/users', { username, budgets }), field, problem);
+      expect(await gateway.gateway.services.repositories.users.findByUsername(username)).toBeUndefined();
+
+      const user = await createUser({ budgets: [SHORT_BUDGET] });
+      expectInvalidField(await gateway.admin('PATCH', `/users/${user.id}`, { budgets }), field, problem);
+      expect((await gateway.admin('GET', `/users/${user.id}`)).body).toEqual(user);
+    });
+
+    it.each(REFUSED_MAX_CONCURRENCY)('refuses a max_concurrency of %s', async (_label, maxConcurrency) => {
+      expectInvalidField(
+        await gateway.admin('POST', '/users', { username: uniqueName(), max_concurrency: maxConcurrency }),
+        'max_concurrency',
+      );
+      const user = await createUser({ max_concurrency: 3 });
+      expectInvalidField(
+        await gateway.admin('PATCH', `/users/${user.id}`, { max_concurrency: maxConcurrency }),
+        'max_concurrency',
+      );
+      expect((await gateway.admin('GET', `/users/${user.id}`)).body).toEqual(user);
+    });
+
+    it.each([
+      ['a negative amount', -0.01],
+      ['text', '5'],
+      ['an amount above the maximum', MAX_USD + 1],
+    ])('refuses a low_balance_alert of %s', async (_label, lowBalanceAlert) => {
+      expectInvalidField(
+        await gateway.admin('POST', '/users', { username: uniqueName(), low_balance_alert: lowBalanceAlert }),
+        'low_balance_alert',
+      );
+      const user = await createUser({ low_balance_alert: 1 });
+      expectInvalidField(
+        await gateway.admin('PATCH', `/users/${user.id}`, { low_balance_alert: lowBalanceAlert }),
+        'low_balance_alert',
+      );
+      expect((await gateway.admin('GET', `/users/${user.id}`)).body).toEqual(user);
+    });
   });
 
   it('deletes a user and its keys', async () => {

@@ -9,6 +9,14 @@ import {
   type ErrorBody,
 } from '../helpers/console-client.js';
 import { gatewayVariants } from '../helpers/console-gateways.js';
+import {
+  expectInvalidField,
+  REFUSED_BUDGETS,
+  REFUSED_MAX_CONCURRENCY,
+  SHORT_BUDGET,
+  SHORT_BUDGET_READ,
+  WIRE_BUDGETS,
+} from '../helpers/spend-limit-fixtures.js';
 import { TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/start-test-gateway.js';
 
 const PASSWORD = 'self service password';
@@ -167,6 +175,9 @@ describe.each(gatewayVariants())('self-service and role checks on $name', (varia
       [{ language: 'fr' }, 'language'],
       [{ password: '' }, 'password'],
       [{ nickname: 'x' }, 'nickname'],
+      [{ budgets: [] }, 'budgets'],
+      [{ max_concurrency: 1 }, 'max_concurrency'],
+      [{ low_balance_alert: 1 }, 'low_balance_alert'],
     ])('refuses %j naming the field', async (body, field) => {
       expectApiError(await client.call('PATCH', '/me', { body }), 400, 'invalid_request', field);
       expect((await gw.admin('GET', `/users/${user.id}`)).body).toMatchObject({ role: 'user', balance: 0 });
@@ -203,6 +214,58 @@ describe.each(gatewayVariants())('self-service and role checks on $name', (varia
       });
       expect(models.status).toBe(200);
     });
+
+    it('sets, keeps and clears the spend limits of its own keys, usd to the nano-dollar', async () => {
+      const created = await client.call<KeyView>('POST', '/me/keys', {
+        body: { budgets: WIRE_BUDGETS, max_concurrency: 2 },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ budgets: WIRE_BUDGETS, max_concurrency: 2 });
+      const listed = await client.call<{ data: KeyView[] }>('GET', '/me/keys?limit=1000');
+      expect(listed.body.data.find((key) => key.id === created.body.id)).toMatchObject({
+        budgets: WIRE_BUDGETS,
+        max_concurrency: 2,
+      });
+      const stored = await gw.gateway.services.repositories.keys.find(created.body.id);
+      expect(stored?.budgets.map((budget) => budget.usd)).toEqual([12_345_678_901, 1, null]);
+
+      const shortened = await client.call('PATCH', `/me/keys/${created.body.id}`, {
+        body: { budgets: [SHORT_BUDGET] },
+      });
+      expect(shortened.body).toMatchObject({ budgets: [SHORT_BUDGET_READ], max_concurrency: 2 });
+      const cleared = await client.call('PATCH', `/me/keys/${created.body.id}`, {
+        body: { budgets: [], max_concurrency: null },
+      });
+      expect(cleared.body).toMatchObject({ budgets: [], max_concurrency: null });
+      expect((await client.call('GET', `/me/keys/${created.body.id}`)).body).toEqual(cleared.body);
+    });
+
+    it.each(REFUSED_BUDGETS)(
+      'refuses %s on its own keys, naming the member',
+      async (_label, budgets, field, problem) => {
+        expectInvalidField(await client.call('POST', '/me/keys', { body: { budgets } }), field, problem);
+        const created = await client.call<KeyView>('POST', '/me/keys', { body: { budgets: [SHORT_BUDGET] } });
+        expectInvalidField(
+          await client.call('PATCH', `/me/keys/${created.body.id}`, { body: { budgets } }),
+          field,
+          problem,
+        );
+        expect((await client.call('GET', `/me/keys/${created.body.id}`)).body).toEqual({
+          ...created.body,
+          key: expect.stringMatching(/^sk-.{4}\.\.\..{4}$/),
+        });
+      },
+    );
+
+    it.each(REFUSED_MAX_CONCURRENCY)(
+      'refuses a max_concurrency of %s on its own keys',
+      async (_label, value) => {
+        expectInvalidField(
+          await client.call('POST', '/me/keys', { body: { max_concurrency: value } }),
+          'max_concurrency',
+        );
+      },
+    );
 
     it('names no group but the user’s own: another group is refused on create and on update', async () => {
       const other = await client.call<{ error: { message: string } }>('POST', '/me/keys', {

@@ -79,6 +79,9 @@ describe.each(gatewayVariants())('console sign-in on $name', (variant) => {
       used: 0,
       language: 'zh-CN',
       status: 'enabled',
+      budgets: [],
+      max_concurrency: null,
+      low_balance_alert: null,
       created_at: expect.any(Number),
       root: false,
     });

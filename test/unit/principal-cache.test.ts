@@ -18,6 +18,9 @@ const user: UserRecord = {
   used: 0,
   language: null,
   status: 'enabled',
+  budgets: [],
+  maxConcurrency: null,
+  lowBalanceAlert: null,
   createdAt: 0,
 };
 
@@ -37,6 +40,8 @@ const key: KeyRecord = {
   group: null,
   rpm: null,
   tpm: null,
+  budgets: [],
+  maxConcurrency: null,
   createdAt: 0,
 };
 

@@ -142,7 +142,7 @@ export interface Group {
   ratio: number;
 }
 
-export type SettingValue = number | boolean | string | string[];
+export type SettingValue = number | boolean | string | string[] | null;
 export type Settings = Record<string, SettingValue>;
 
 export interface UsageLog {

@@ -1,8 +1,15 @@
 import type { SettingValue } from '../api/types';
 
-export type SettingKind = 'integer' | 'number' | 'boolean' | 'list';
+export type SettingKind = 'integer' | 'number' | 'boolean' | 'list' | 'text';
 
-/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2 and 7). */
+interface SettingDefinition {
+  kind: SettingKind;
+  min?: number;
+  /** A text setting that an empty field sets to null. */
+  nullable?: boolean;
+}
+
+/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7 and 10). */
 export const KNOWN_SETTINGS = {
   default_max_tokens: { kind: 'integer', min: 1 },
   stream_idle_timeout_s: { kind: 'integer', min: 1 },
@@ -18,7 +25,11 @@ export const KNOWN_SETTINGS = {
   channel_probe_interval_s: { kind: 'integer', min: 1 },
   model_cooldown_s: { kind: 'integer', min: 1 },
   model_cooldown_max_s: { kind: 'integer', min: 1 },
-} as const satisfies Record<string, { kind: SettingKind; min?: number }>;
+  budget_time_zone: { kind: 'text' },
+  webhook_url: { kind: 'text', nullable: true },
+  // Read back masked: the field shows the mask, and only a value typed over it is sent.
+  webhook_secret: { kind: 'text', nullable: true },
+} as const satisfies Record<string, SettingDefinition>;
 
 export type KnownSetting = keyof typeof KNOWN_SETTINGS;
 
@@ -32,13 +43,20 @@ export function settingKind(name: string, value: SettingValue): SettingKind {
   if (typeof value === 'boolean') return 'boolean';
   if (Array.isArray(value)) return 'list';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return 'list';
+  return 'text';
+}
+
+/** Whether emptying the field sets the setting to null: known for ours, guessed from a null value for others. */
+export function settingIsNullable(name: string, value: SettingValue): boolean {
+  if (!isKnownSetting(name)) return value === null;
+  const definition: SettingDefinition = KNOWN_SETTINGS[name];
+  return definition.nullable === true;
 }
 
 /** The least value a numeric setting takes, where the console knows it. */
 export function settingMinimum(name: string): number | undefined {
   if (!isKnownSetting(name)) return undefined;
-  const definition: { kind: SettingKind; min?: number } = KNOWN_SETTINGS[name];
+  const definition: SettingDefinition = KNOWN_SETTINGS[name];
   return definition.min;
 }
 

@@ -1,4 +1,4 @@
-import { NumberInput, Stack, Switch, Text } from '@mantine/core';
+import { NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SettingValue } from '../api/types';
 import { ListInput } from '../components/list-input';
@@ -49,6 +49,15 @@ export function SettingInput({
           })}`}
           value={Array.isArray(draft) ? draft : []}
           onChange={onChange}
+        />
+      );
+    case 'text':
+      return (
+        <TextInput
+          label={label}
+          description={description}
+          value={typeof draft === 'string' ? draft : ''}
+          onChange={(event) => onChange(event.currentTarget.value)}
         />
       );
     case 'integer':

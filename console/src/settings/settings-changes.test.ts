@@ -31,3 +31,41 @@ describe('settingsChanges', () => {
     expect(parseDraft('default_max_tokens', 8192, 1.5)).toBeUndefined();
   });
 });
+
+describe('settingsChanges of text settings', () => {
+  const spendLimits = {
+    budget_time_zone: 'UTC',
+    webhook_url: null,
+    webhook_secret: 'whse...ghij',
+    future_text: 'a',
+    future_nullable: null,
+  };
+
+  it('sends nothing for the values as read, the masked secret included', () => {
+    expect(settingsChanges(spendLimits, { ...spendLimits })).toEqual({});
+  });
+
+  it('sends a typed value trimmed, and an emptied nullable setting as null', () => {
+    expect(
+      settingsChanges(spendLimits, {
+        budget_time_zone: ' Europe/Berlin ',
+        webhook_url: 'https://hooks.example.com/in',
+        webhook_secret: '',
+        future_text: 'b',
+        future_nullable: 'set',
+      }),
+    ).toEqual({
+      budget_time_zone: 'Europe/Berlin',
+      webhook_url: 'https://hooks.example.com/in',
+      webhook_secret: null,
+      future_text: 'b',
+      future_nullable: 'set',
+    });
+  });
+
+  it('leaves out an emptied setting that cannot be null', () => {
+    expect(parseDraft('budget_time_zone', 'UTC', '  ')).toBeUndefined();
+    expect(parseDraft('future_text', 'a', '')).toBeUndefined();
+    expect(parseDraft('webhook_url', 'https://hooks.example.com', '')).toBeNull();
+  });
+});

@@ -1,9 +1,9 @@
 import type { SettingValue, Settings } from '../api/types';
 import { splitList } from '../components/split-list';
-import { settingKind } from './setting-definitions';
+import { settingIsNullable, settingKind } from './setting-definitions';
 
-/** A setting as its input holds it: numbers may be '' while being typed. */
-export type SettingDraft = number | string | boolean | string[];
+/** A setting as its input holds it: numbers may be '' while being typed; null until a text is typed. */
+export type SettingDraft = number | string | boolean | string[] | null;
 
 /** The drafted value in the API's type, or undefined while it is not a valid one. */
 export function parseDraft(
@@ -23,6 +23,11 @@ export function parseDraft(
     case 'number': {
       const value = draft === '' ? Number.NaN : Number(draft);
       return Number.isFinite(value) ? value : undefined;
+    }
+    case 'text': {
+      const text = typeof draft === 'string' ? draft.trim() : '';
+      if (text !== '') return text;
+      return settingIsNullable(name, current) ? null : undefined;
     }
   }
 }

@@ -240,6 +240,20 @@ export const enAdmin = {
         label: 'Longest model cooldown (s)',
         meaning: 'The cooldown grows with repeated failures up to this.',
       },
+      budget_time_zone: {
+        label: 'Budget time zone',
+        meaning:
+          'IANA time zone (e.g. Europe/Berlin) whose clock starts hourly, daily, weekly and monthly budgets.',
+      },
+      webhook_url: {
+        label: 'Webhook URL',
+        meaning: 'Where budget, balance and channel events are posted; empty: no events.',
+      },
+      webhook_secret: {
+        label: 'Webhook secret',
+        meaning:
+          'Key of the events’ HMAC signature; shown masked. Type a new one to replace it; empty: none.',
+      },
     },
   },
 } as const;

@@ -252,6 +252,18 @@ export const zhCNAdmin: Pick<
         label: '最长模型冷却时间 (秒)',
         meaning: '冷却时间随连续失败增长, 最多到此值。',
       },
+      budget_time_zone: {
+        label: '预算时区',
+        meaning: '按小时、天、周、月计算的预算窗口所用的 IANA 时区 (如 Asia/Shanghai)。',
+      },
+      webhook_url: {
+        label: 'Webhook 地址',
+        meaning: '预算、余额和渠道事件发送到的地址; 留空: 不发送事件。',
+      },
+      webhook_secret: {
+        label: 'Webhook 密钥',
+        meaning: '事件 HMAC 签名所用的密钥; 以掩码显示。输入新值即替换; 留空: 无。',
+      },
     },
   },
 };
