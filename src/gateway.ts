@@ -7,6 +7,8 @@ import type { IpcLink } from './cluster/ipc-link.js';
 import { openSharedState } from './cluster/shared-state.js';
 import { buildApp } from './http/build-app.js';
 import { BalanceLedger } from './billing/balance-ledger.js';
+import { WebhookDeliverer } from './webhooks/webhook-deliverer.js';
+import { WebhookOutbox } from './webhooks/webhook-outbox.js';
 import { HoldKeeper } from './billing/hold-keeper.js';
 import { probeChannel } from './providers/probe-channel.js';
 import { configureUpstreamDispatcher, upstreamDispatcher } from './providers/upstream-dispatcher.js';
@@ -96,6 +98,7 @@ export async function createGateway(
     health.watch(await repositories.channels.all());
     const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
       onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
+      outbox: new WebhookOutbox(repositories.webhookEvents, logger),
     });
     const telemetry = await Telemetry.open({
       environment: environment.observability,
@@ -107,6 +110,12 @@ export async function createGateway(
       usageWriterQueue: () => tracker.pendingCount + ledger.unstoredRecords,
       ...(options.primary && { machineMetrics: machineMetricsThrough(options.primary) }),
     });
+    const webhooks = new WebhookDeliverer({
+      events: repositories.webhookEvents,
+      settings: () => settings.get(),
+      logger,
+    });
+    webhooks.start();
     options.primary?.handle('collectMetrics', () => telemetry.metrics.registry.getMetricsAsJSON());
     const services: GatewayServices = {
       store,
@@ -127,6 +136,7 @@ export async function createGateway(
       logger,
       telemetry,
       observer: telemetry.observer,
+      webhooks,
     };
     const app = buildApp({
       services,

@@ -6,6 +6,7 @@ import type { Telemetry } from './observability/telemetry.js';
 import type { RelayServices } from './relay/handle-relay.js';
 import type { Store } from './store/database.js';
 import type { Repositories } from './store/repositories.js';
+import type { WebhookDeliverer } from './webhooks/webhook-deliverer.js';
 
 /** Everything a request handler may call, built once at start. */
 export interface GatewayServices extends RelayServices {
@@ -18,4 +19,6 @@ export interface GatewayServices extends RelayServices {
   loginThrottle: LoginThrottle;
   /** Metrics, traces and readiness (admin-api section 9). */
   telemetry: Telemetry;
+  /** Sends stored events to `webhook_url` (admin-api section 10.1). */
+  webhooks: WebhookDeliverer;
 }

@@ -36,6 +36,7 @@ export async function shutDown(
   // Records not moved now stay in their holds and are stored by the next start.
   await services.ledger.close().catch(() => undefined);
   await services.holdKeeper.stop().catch(() => undefined);
+  await services.webhooks.stop();
   services.health.close();
   await services.rateLimiter.close();
   await services.loginThrottle.close();

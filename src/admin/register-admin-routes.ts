@@ -3,6 +3,7 @@ import { httpsDetector } from '../http/request-scheme.js';
 import type { GatewayServices } from '../services.js';
 import { registerAuthMeRoute, registerLoginRoute, registerLogoutRoute } from './auth-routes.js';
 import { authorizeApi, type ApiRequirement } from './authorize-api.js';
+import { registerBudgetRoutes, registerMyBudgetRoutes } from './budgets.js';
 import { registerChannelStatsRoutes } from './channel-stats.js';
 import { registerChannelRoutes } from './channels.js';
 import { ConsoleSessions } from './console-sessions.js';
@@ -17,6 +18,7 @@ import { registerSettingRoutes } from './settings.js';
 import { SignInVerifier } from './sign-in-verifier.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
+import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 /**
  * The management API (admin-api sections 1, 2 and 8), registered inside the `/api` plugin as four
@@ -51,6 +53,7 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerMeRoutes(group, services);
     registerMyKeyRoutes(group, services);
     registerMyUsageRoutes(group, services);
+    registerMyBudgetRoutes(group, services);
   });
 
   app.register(async (group) => {
@@ -64,5 +67,7 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerSettingRoutes(group, services);
     registerLogRoutes(group, services);
     registerStatsRoutes(group, services);
+    registerBudgetRoutes(group, services);
+    registerWebhookDeliveryRoutes(group, services);
   });
 }

@@ -60,16 +60,20 @@ export class BalanceLedger {
   }
 
   /**
-   * Reserves `request.amount`. When that is refused and `closerAmount` gives less (the amount
-   * counted with more care than the first), the closer amount is tried and decides.
+   * Reserves `request.amount` (and its place in the request's windows). When that is refused and
+   * `closer` gives less (the request counted with more care than the first), the closer request is
+   * tried and decides.
    */
-  async reserve(request: ReserveRequest, closerAmount?: () => number): Promise<Reservation> {
+  async reserve(
+    request: ReserveRequest,
+    closer?: () => Pick<ReserveRequest, 'amount' | 'budget'>,
+  ): Promise<Reservation> {
     let hold = this.holdOf(request);
     let outcome = await this.ledger.reserve(hold);
-    if (outcome !== 'reserved' && closerAmount) {
-      const amount = closerAmount();
-      if (amount < request.amount) {
-        request = { ...request, amount };
+    if (outcome !== 'reserved' && closer) {
+      const closerRequest = closer();
+      if (closerRequest.amount < request.amount) {
+        request = { ...request, ...closerRequest };
         hold = this.holdOf(request);
         outcome = await this.ledger.reserve(hold);
       }

@@ -30,6 +30,8 @@ import type { RelayOperation } from './relay-operation.js';
 import type { RelayTracker } from './relay-tracker.js';
 import { RequestAccount } from './request-account.js';
 import { upstreamHeldError } from './upstream-held-error.js';
+import { limitedScopesOf } from './limited-scopes.js';
+import { requestWindows } from '../billing/budgets/request-windows.js';
 
 export interface RelayServices {
   catalog: RoutingCatalog;
@@ -277,21 +279,39 @@ async function admit(
     const price = operation.billingPrice(plan.price, settings);
     const { inputTokens, outputCap, calls } = operation.preCharge(body, settings);
     const { groupRatio } = plan;
-    const preCharge = (estimatedInputTokens: number) =>
-      quotePreCharge({ price, estimatedInputTokens, outputCap, calls, groupRatio });
+    const { model } = plan;
+    const limitedScopes = limitedScopesOf(principal, services.catalog);
+    const nowMs = Date.now();
+    const events = settings.webhook_url !== null;
+    const charge = (estimatedInputTokens: number) => ({
+      amount: quotePreCharge({ price, estimatedInputTokens, outputCap, calls, groupRatio }),
+      budget:
+        limitedScopes.length === 0
+          ? undefined
+          : requestWindows(limitedScopes, {
+              model,
+              tokens: estimatedInputTokens + outputCap,
+              nowMs,
+              timeZone: settings.budget_time_zone,
+              events,
+            }),
+    });
+    const bound = charge(inputTokens.atMost);
     const reservation = await services.ledger.reserve(
       {
         requestId: request.requestId,
-        model: plan.model,
+        model,
         endpoint: endpoint.name,
         stream,
         userId: principal.user.id,
         keyId: key.id,
         keyCapped: !key.unlimitedQuota,
-        amount: preCharge(inputTokens.atMost),
+        amount: bound.amount,
+        budget: bound.budget,
+        lowBalanceAlert: events ? (principal.user.lowBalanceAlert ?? undefined) : undefined,
       },
       // Refused on the bound: the decision, and the amount the error names, are the tokenizer's.
-      () => preCharge(inputTokens.count()),
+      () => charge(inputTokens.count()),
     );
     return {
       plan,

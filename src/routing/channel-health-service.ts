@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../events/change-feed.js';
 import type { Logger } from '../observability/logger.js';
 import { KeyRotation } from '../providers/key-rotation.js';
+import { channelStatusEvent } from '../webhooks/channel-events.js';
 import type { ChannelRecord, ChannelsRepository, ChannelStatus } from '../store/channels-repository.js';
 import { HealthRoute, type PairStatus, type RouteHost } from './candidate-route.js';
 import type {
@@ -25,6 +26,8 @@ export interface HealthSettings {
   model_cooldown_max_s: number;
   channel_failure_threshold: number;
   channel_probe_interval_s: number;
+  /** Set: status changes by health are events (admin-api section 10.1). */
+  webhook_url: string | null;
 }
 
 export interface ChannelHealthServiceOptions {
@@ -348,7 +351,13 @@ export class ChannelHealthService implements ChannelHealth, RouteHost {
     to: ChannelStatus,
     reason: string,
   ): Promise<ChannelRecord | undefined> {
-    const updated = await this.options.repository.transitionStatus(channelId, from, to);
+    const events = this.options.settings().webhook_url !== null;
+    const updated = await this.options.repository.transitionStatus(
+      channelId,
+      from,
+      to,
+      events ? (channel) => channelStatusEvent(channel, to, reason) : undefined,
+    );
     if (!updated) return undefined;
     this.statuses.set(channelId, to);
     this.options.logger.warn({ channelId, status: to, reason }, 'channel status changed');

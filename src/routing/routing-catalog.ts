@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../events/change-feed.js';
 import { findProvider } from '../providers/registry.js';
 import type { ChannelRecord, ChannelsRepository } from '../store/channels-repository.js';
-import type { GroupsRepository } from '../store/groups-repository.js';
+import type { GroupRecord, GroupsRepository } from '../store/groups-repository.js';
 import type { PriceRecord, PricesRepository } from '../store/prices-repository.js';
 import type { EndpointType } from './endpoint-type.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
@@ -33,6 +33,8 @@ interface Snapshot {
   serving: Map<string, Map<string, RoutableChannel[]>>;
   prices: Map<string, PriceRecord>;
   groupRatios: Map<string, number>;
+  /** Groups with budgets or a concurrency cap (admin-api section 10). */
+  limitedGroups: Map<string, GroupRecord>;
 }
 
 /**
@@ -45,6 +47,7 @@ export class RoutingCatalog {
     serving: new Map(),
     prices: new Map(),
     groupRatios: new Map(),
+    limitedGroups: new Map(),
   };
   private reloading: Promise<void> | undefined;
 
@@ -101,6 +104,11 @@ export class RoutingCatalog {
     return this.snapshot.groupRatios.get(group) ?? 1;
   }
 
+  /** The group when it has budgets or a concurrency cap; undefined otherwise. */
+  limitedGroup(group: string): GroupRecord | undefined {
+    return this.snapshot.limitedGroups.get(group);
+  }
+
   /** Every channel, whatever its status. */
   channels(): readonly RoutableChannel[] {
     return this.snapshot.channels;
@@ -111,11 +119,7 @@ export class RoutingCatalog {
   }
 }
 
-function buildSnapshot(
-  channels: ChannelRecord[],
-  prices: PriceRecord[],
-  groups: { name: string; ratio: number }[],
-): Snapshot {
+function buildSnapshot(channels: ChannelRecord[], prices: PriceRecord[], groups: GroupRecord[]): Snapshot {
   const routable = channels.map(toRoutableChannel);
   const serving = new Map<string, Map<string, RoutableChannel[]>>();
   for (const channel of routable) {
@@ -138,5 +142,10 @@ function buildSnapshot(
     serving,
     prices: new Map(prices.map((price) => [price.model, price])),
     groupRatios: new Map(groups.map((group) => [group.name, group.ratio])),
+    limitedGroups: new Map(
+      groups
+        .filter((group) => group.budgets.length > 0 || group.maxConcurrency !== null)
+        .map((group) => [group.name, group]),
+    ),
   };
 }

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { readJsonColumn, readNullableJsonColumn, unixNow } from './json-column.js';
+import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import { WebhookEventsRepository } from './webhook-events-repository.js';
 import type { ChannelsTable, Database } from './schema.js';
 
 export type ChannelStatus = 'enabled' | 'disabled' | 'auto_disabled';
@@ -75,19 +77,28 @@ export class ChannelsRepository {
   }
 
   /** Changes the status only when it still is `from`, so concurrent changes are never overwritten. */
+  /**
+   * Changes the status only from `from`. With `event`, the event of the change is stored in the
+   * same transaction: the one process whose update changed the row decides it, once.
+   */
   async transitionStatus(
     id: number,
     from: ChannelStatus,
     to: ChannelStatus,
+    event?: (channel: ChannelRecord) => WebhookEvent,
   ): Promise<ChannelRecord | undefined> {
-    const row = await this.db
-      .updateTable('channels')
-      .set({ status: to })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toChannel(row);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('channels')
+        .set({ status: to })
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .returningAll()
+        .executeTakeFirst();
+      const channel = row && toChannel(row);
+      if (channel && event) await new WebhookEventsRepository(trx).add(event(channel));
+      return channel;
+    });
   }
 
   async delete(id: number): Promise<ChannelRecord | undefined> {

@@ -19,6 +19,11 @@ export interface Hold {
   createdAt: number;
   /** The windows of budgets and concurrency caps the request counts in; absent when none. */
   budget?: HoldBudget | undefined;
+  /**
+   * The user's `low_balance_alert` (nano-USD) when events are sent: the settlement decides the
+   * `balance.low` event. Absent otherwise.
+   */
+  lowBalanceAlert?: number | undefined;
 }
 
 /**
@@ -28,7 +33,7 @@ export interface Hold {
 export type ReturnedHold = Pick<Hold, 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
 
 /** What a settlement needs of its hold: the figures the reservation wrote into it. */
-export type HeldMoney = ReturnedHold & Pick<Hold, 'id' | 'createdAt' | 'budget'>;
+export type HeldMoney = ReturnedHold & Pick<Hold, 'id' | 'createdAt' | 'budget' | 'lowBalanceAlert'>;
 
 /**
  * The money moves of a request, each one atomic and each tied to the durable hold: the hold is

@@ -97,6 +97,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         error: record.error === null ? null : storableText(record.error),
         settled_at: record.createdAt,
         ...(hold.budget && budgetOfSettlement(hold.budget, counted)),
+        ...(hold.lowBalanceAlert !== undefined && { low_balance: hold.lowBalanceAlert }),
       } satisfies SettleMove);
       return outcome === 'settled';
     },

@@ -71,6 +71,8 @@ export interface SettleMove {
   /** The request was served: its figures count in the windows (a failed one counts nothing). */
   counted?: boolean;
   alerts?: AlertMove[];
+  /** The user's `low_balance_alert` (nano-USD) when the `balance.low` event is decided. */
+  low_balance?: number;
 }
 
 export type MoneyMove = ReserveMove | SettleMove;

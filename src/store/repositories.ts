@@ -8,6 +8,7 @@ import { SessionsRepository } from './sessions-repository.js';
 import { UsageLogsRepository } from './usage-logs-repository.js';
 import { UsageStatsRepository } from './usage-stats-repository.js';
 import { UsersRepository } from './users-repository.js';
+import { WebhookEventsRepository } from './webhook-events-repository.js';
 
 export interface Repositories {
   users: UsersRepository;
@@ -20,6 +21,7 @@ export interface Repositories {
   usageLogs: UsageLogsRepository;
   usageStats: UsageStatsRepository;
   sessions: SessionsRepository;
+  webhookEvents: WebhookEventsRepository;
 }
 
 export function createRepositories(store: Store): Repositories {
@@ -35,5 +37,6 @@ export function createRepositories(store: Store): Repositories {
     usageLogs: new UsageLogsRepository(db),
     usageStats: new UsageStatsRepository(db),
     sessions: new SessionsRepository(db),
+    webhookEvents: new WebhookEventsRepository(db),
   };
 }

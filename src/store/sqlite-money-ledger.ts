@@ -2,6 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { GroupBalances } from './group-balances.js';
 import { GroupCommit } from './group-commit.js';
 import { GroupWindows, type WindowHold } from './group-windows.js';
+import { LowBalanceWatch } from './low-balance-watch.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
@@ -57,14 +58,17 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     insertEvent.run(event.id, event.type, event.body, event.createdAt, event.createdAt * 1000);
   const balances = new GroupBalances(database);
   const windows = new GroupWindows(database);
+  const lowBalances = new LowBalanceWatch(database, storeEvent);
   const commits = new GroupCommit(database, {
     begin() {
       balances.begin();
       windows.begin();
+      lowBalances.begin();
     },
     write() {
       balances.write();
       windows.write();
+      lowBalances.write();
     },
   });
 
@@ -110,6 +114,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
         // Updated only while unsettled: a settlement repeated, or raced by a return, moves nothing.
         if (recordInHold.run(...holdRecordValues(record, cost), hold.id).changes === 0) return false;
         balances.charge(hold, cost);
+        if (hold.lowBalanceAlert !== undefined) lowBalances.watch(hold.userId, hold.lowBalanceAlert);
         const { budget } = hold;
         if (budget) {
           const usage = counted ? { cost, tokens: record.promptTokens + record.completionTokens } : null;

@@ -12,7 +12,13 @@ export interface WebhookEvent {
 }
 
 export type WebhookEventType =
-  'budget.threshold' | 'budget.exceeded' | 'balance.low' | 'channel.auto_disabled' | 'channel.recovered';
+  | 'budget.threshold'
+  | 'budget.exceeded'
+  | 'balance.low'
+  | 'channel.auto_disabled'
+  | 'channel.recovered'
+  /** Sent by the console's "send test event" only; never stored. */
+  | 'webhook.test';
 
 /** What the budget events say of their window. */
 export interface BudgetEventData {

@@ -39,6 +39,7 @@ export const defaultHealthSettings: HealthSettings = {
   model_cooldown_max_s: 300,
   channel_failure_threshold: 3,
   channel_probe_interval_s: 0.02,
+  webhook_url: null,
 };
 
 export function channelRecord(changes: Partial<ChannelRecord> = {}): ChannelRecord {

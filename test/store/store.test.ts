@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { Budget } from '../../src/billing/budgets/budget.js';
 import type { Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
 import { createRepositories, type Repositories } from '../../src/store/repositories.js';
@@ -30,6 +31,26 @@ const newKey = (userId: number, keyHash: string) => ({
   rpm: 60,
   tpm: null,
 });
+
+const DAILY_BUDGET: Budget = {
+  period: 'day',
+  hours: null,
+  usd: 12_345_678_901,
+  tokens: null,
+  requests: 100,
+  models: ['gpt-4o'],
+  alertAt: [0.5, 0.9],
+};
+
+const SESSION_BUDGET: Budget = {
+  period: 'hours',
+  hours: 5,
+  usd: null,
+  tokens: 1_000_000,
+  requests: null,
+  models: null,
+  alertAt: [],
+};
 
 const usageLog = (overrides: Partial<NewUsageLog>): NewUsageLog => ({
   requestId: 'r',
@@ -201,7 +222,90 @@ describe.each(storeVariants())('store on $name', (variant) => {
 
     await repositories.groups.put({ name: 'vip', ratio: 0.8 });
     await repositories.groups.put({ name: 'vip', ratio: 0.75 });
-    expect(await repositories.groups.all()).toEqual([{ name: 'vip', ratio: 0.75 }]);
+    expect(await repositories.groups.all()).toEqual([
+      { name: 'vip', ratio: 0.75, budgets: [], maxConcurrency: null },
+    ]);
+  });
+
+  test('keys: budgets and the concurrency cap round-trip, none unless given', async () => {
+    const user = await repositories.users.create(newUser('erin'));
+    const plain = await repositories.keys.create(newKey(user.id, 'c'.repeat(64)));
+    expect(plain).toMatchObject({ budgets: [], maxConcurrency: null });
+    const limited = await repositories.keys.create({
+      ...newKey(user.id, 'd'.repeat(64)),
+      budgets: [DAILY_BUDGET],
+      maxConcurrency: 3,
+    });
+    expect(await repositories.keys.find(limited.id)).toMatchObject({
+      budgets: [DAILY_BUDGET],
+      maxConcurrency: 3,
+    });
+    const renamed = await repositories.keys.update(limited.id, { name: 'renamed' });
+    expect(renamed).toMatchObject({ budgets: [DAILY_BUDGET], maxConcurrency: 3 });
+    const cleared = await repositories.keys.update(limited.id, { budgets: [], maxConcurrency: null });
+    expect(cleared).toMatchObject({ budgets: [], maxConcurrency: null });
+    expect(await repositories.keys.find(limited.id)).toEqual(cleared);
+  });
+
+  test('users: budgets, the concurrency cap and the low-balance alert round-trip, none unless given', async () => {
+    const plain = await repositories.users.create(newUser('frank'));
+    expect(plain).toMatchObject({ budgets: [], maxConcurrency: null, lowBalanceAlert: null });
+    const limited = await repositories.users.create({
+      ...newUser('grace'),
+      budgets: [SESSION_BUDGET],
+      maxConcurrency: 2,
+      lowBalanceAlert: 9_000_000_000_123,
+    });
+    expect(await repositories.users.find(limited.id)).toMatchObject({
+      budgets: [SESSION_BUDGET],
+      maxConcurrency: 2,
+      lowBalanceAlert: 9_000_000_000_123,
+    });
+    const changed = await repositories.users.update(limited.id, {
+      budgets: [DAILY_BUDGET, SESSION_BUDGET],
+      lowBalanceAlert: 1,
+    });
+    expect(changed).toMatchObject({
+      budgets: [DAILY_BUDGET, SESSION_BUDGET],
+      maxConcurrency: 2,
+      lowBalanceAlert: 1,
+    });
+    const cleared = await repositories.users.update(limited.id, {
+      maxConcurrency: null,
+      lowBalanceAlert: null,
+    });
+    expect(cleared).toMatchObject({ budgets: [DAILY_BUDGET, SESSION_BUDGET], maxConcurrency: null });
+    expect((await repositories.users.find(limited.id))?.lowBalanceAlert).toBeNull();
+  });
+
+  test('groups: a write keeps the members it leaves out; a new group starts from the defaults', async () => {
+    expect(await repositories.groups.find('team')).toBeUndefined();
+    expect(await repositories.groups.put({ name: 'team', budgets: [DAILY_BUDGET] })).toEqual({
+      name: 'team',
+      ratio: 1,
+      budgets: [DAILY_BUDGET],
+      maxConcurrency: null,
+    });
+    expect(await repositories.groups.put({ name: 'team', ratio: 0.5, maxConcurrency: 8 })).toEqual({
+      name: 'team',
+      ratio: 0.5,
+      budgets: [DAILY_BUDGET],
+      maxConcurrency: 8,
+    });
+    const unchanged = { name: 'team', ratio: 0.5, budgets: [DAILY_BUDGET], maxConcurrency: 8 };
+    expect(await repositories.groups.put({ name: 'team' })).toEqual(unchanged);
+    expect(await repositories.groups.find('team')).toEqual(unchanged);
+    expect(await repositories.groups.put({ name: 'empty' })).toEqual({
+      name: 'empty',
+      ratio: 1,
+      budgets: [],
+      maxConcurrency: null,
+    });
+    await repositories.groups.put({ name: 'team', budgets: [], maxConcurrency: null });
+    expect(await repositories.groups.all()).toEqual([
+      { name: 'empty', ratio: 1, budgets: [], maxConcurrency: null },
+      { name: 'team', ratio: 0.5, budgets: [], maxConcurrency: null },
+    ]);
   });
 
   test('named values: put replaces, putIfAbsent writes once', async () => {

@@ -16,6 +16,10 @@ import type { DialectName } from '../database.js';
  * them first, in key order, before any user's row: two batches then never hold a window and a
  * user each while waiting for the other's.
  *
+ * A settlement that carries the user's `low_balance` threshold decides the `balance.low` event
+ * once the user's balance is written: sent when the balance is below it and none was sent since
+ * it last stood at or above it.
+ *
  * A refusal by a window is `window:<index>:<dimension>:<window start>:<usage>`.
  */
 export function budgetMoneyMovesMigration(dialect: DialectName): Migration {
@@ -125,6 +129,10 @@ declare
   key_changes bigint[];
   key_used_changes bigint[];
   k integer;
+  -- The lowest low_balance_alert a settlement of this user carried; null: none did.
+  low_threshold bigint;
+  low_row record;
+  event_id text;
 begin
   if moves @> '[{"budgeted": true}]' then
     insert into budget_windows (window_key, window_start)
@@ -154,13 +162,29 @@ begin
         channel_id bigint, prompt_tokens bigint, completion_tokens bigint, cached_tokens bigint,
         cache_write_tokens bigint, reasoning_tokens bigint, latency_ms integer, first_byte_ms integer,
         error text, settled_at bigint, windows jsonb, budget_tokens bigint, counted boolean,
-        alerts jsonb)) with ordinality as given
+        alerts jsonb, low_balance bigint)) with ordinality as given
     order by given.user_id, given.ordinality
   loop
     if move.user_id is distinct from this_user then
       if this_user is not null then
         if balance_change <> 0 or used_change <> 0 then
           update users set balance = balance + balance_change, used = used + used_change where id = this_user;
+        end if;
+        if low_threshold is not null then
+          select balance, low_balance_alerted into low_row from users where id = this_user;
+          if (low_row.balance < low_threshold) <> low_row.low_balance_alerted then
+            update users set low_balance_alerted = (low_row.balance < low_threshold) where id = this_user;
+            if low_row.balance < low_threshold then
+              event_id := 'evt_' || replace(gen_random_uuid()::text, '-', '');
+              insert into webhook_events (id, type, body, created_at, status, attempts, next_attempt_at)
+                values (event_id, 'balance.low', jsonb_build_object('id', event_id, 'type', 'balance.low',
+                    'created_at', extract(epoch from now())::bigint,
+                    'data', jsonb_build_object('user_id', this_user,
+                      'balance', (low_row.balance / 1e9)::double precision,
+                      'threshold', (low_threshold / 1e9)::double precision))::text,
+                  extract(epoch from now())::bigint, 'pending', 0, (extract(epoch from now()) * 1000)::bigint);
+            end if;
+          end if;
         end if;
         for k in 1 .. coalesce(array_length(key_ids, 1), 0) loop
           if key_changes[k] <> 0 or key_used_changes[k] <> 0 then
@@ -178,6 +202,7 @@ begin
       key_quotas := '{}';
       key_changes := '{}';
       key_used_changes := '{}';
+      low_threshold := null;
     end if;
     exit when move.kind = 'end';
 
@@ -274,6 +299,9 @@ begin
       balance_now := balance_now + (held.amount - move.cost);
       balance_change := balance_change + (held.amount - move.cost);
       used_change := used_change + move.cost;
+      if move.low_balance is not null then
+        low_threshold := least(coalesce(low_threshold, move.low_balance), move.low_balance);
+      end if;
       k := array_position(key_ids, held.key_id);
       if k is null then
         key_ids := key_ids || held.key_id;
