@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Budget } from '../billing/budgets/budget.js';
 import { readJsonColumn, unixNow } from './json-column.js';
 import type { Database, UsersTable } from './schema.js';
@@ -100,6 +100,14 @@ export class UsersRepository {
       ...(changes.budgets !== undefined && { budgets: JSON.stringify(changes.budgets) }),
       ...(changes.maxConcurrency !== undefined && { max_concurrency: changes.maxConcurrency }),
       ...(changes.lowBalanceAlert !== undefined && { low_balance_alert: changes.lowBalanceAlert }),
+      ...((changes.balance !== undefined || changes.lowBalanceAlert !== undefined) && {
+        low_balance_alerted: alertedUnlessAbove(
+          changes.balance === undefined ? sql.ref('balance') : sql`cast(${changes.balance} as bigint)`,
+          changes.lowBalanceAlert === undefined
+            ? sql.ref('low_balance_alert')
+            : sql`cast(${changes.lowBalanceAlert} as bigint)`,
+        ),
+      }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
     const row = await this.db
@@ -120,12 +128,26 @@ export class UsersRepository {
   async topUp(id: number, amount: number): Promise<UserRecord | undefined> {
     const row = await this.db
       .updateTable('users')
-      .set((eb) => ({ balance: eb('balance', '+', amount) }))
+      .set((eb) => ({
+        balance: eb('balance', '+', amount),
+        low_balance_alerted: alertedUnlessAbove(
+          sql`balance + cast(${amount} as bigint)`,
+          sql.ref('low_balance_alert'),
+        ),
+      }))
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     return row && toUser(row);
   }
+}
+
+/**
+ * The `balance.low` flag after a balance or threshold change: cleared when the new balance stands at
+ * or above the new threshold (or there is none), so the next fall below it sends the event again.
+ */
+function alertedUnlessAbove(balance: RawBuilder<unknown>, threshold: RawBuilder<unknown>) {
+  return sql<boolean>`case when ${threshold} is null or ${balance} >= ${threshold} then false else low_balance_alerted end`;
 }
 
 export function toUser(row: Selectable<UsersTable>): UserRecord {

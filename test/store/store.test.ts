@@ -278,6 +278,46 @@ describe.each(storeVariants())('store on $name', (variant) => {
     expect((await repositories.users.find(limited.id))?.lowBalanceAlert).toBeNull();
   });
 
+  test('users: the balance.low flag is cleared by a balance or threshold change that leaves the balance at or above it', async () => {
+    const user = await repositories.users.create({ ...newUser('hal'), balance: 50, lowBalanceAlert: 100 });
+    const alerted = async () => {
+      const row = await store.db
+        .selectFrom('users')
+        .select('low_balance_alerted')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      return Boolean(row.low_balance_alerted);
+    };
+    const markAlerted = () =>
+      store.db
+        .updateTable('users')
+        .set({ low_balance_alerted: variant.name === 'postgres' ? true : 1 })
+        .where('id', '=', user.id)
+        .execute();
+
+    await markAlerted();
+    await repositories.users.topUp(user.id, 49);
+    expect(await alerted()).toBe(true);
+    await repositories.users.topUp(user.id, 1);
+    expect(await alerted()).toBe(false);
+
+    await markAlerted();
+    await repositories.users.update(user.id, { balance: 99, language: 'en' });
+    expect(await alerted()).toBe(true);
+    await repositories.users.update(user.id, { lowBalanceAlert: 99 });
+    expect(await alerted()).toBe(false);
+
+    await markAlerted();
+    await repositories.users.update(user.id, { balance: 10 });
+    expect(await alerted()).toBe(true);
+    await repositories.users.update(user.id, { lowBalanceAlert: null });
+    expect(await alerted()).toBe(false);
+
+    await markAlerted();
+    await repositories.users.update(user.id, { balance: 500, lowBalanceAlert: 400 });
+    expect(await alerted()).toBe(false);
+  });
+
   test('groups: a write keeps the members it leaves out; a new group starts from the defaults', async () => {
     expect(await repositories.groups.find('team')).toBeUndefined();
     expect(await repositories.groups.put({ name: 'team', budgets: [DAILY_BUDGET] })).toEqual({
