@@ -6,6 +6,7 @@ import { inTurns, saturate, type Target } from './measure.js';
 import { cpuMicros, startGateway } from './processes.js';
 import { round } from './report.js';
 import type { SeededKeys } from './seed.js';
+import { spendLimitFigures } from './spend-limit-figures.js';
 
 export interface PostgresResult {
   rps: number;
@@ -13,6 +14,8 @@ export interface PostgresResult {
   cpu_us_per_request: number;
   /** The CPU time of every PostgreSQL server process on the machine, per request. */
   database_cpu_us_per_request: number;
+  /** A key with a daily budget and a concurrency cap, against the key without. */
+  budget_and_concurrency_cap: ReturnType<typeof spendLimitFigures>;
   errors: number;
 }
 
@@ -66,29 +69,31 @@ export async function measurePostgres(options: {
       model: 'bench-model',
       headers: { authorization: `Bearer ${keys.unlimited}` },
     };
+    const budgeted: Target = { ...target, headers: { authorization: `Bearer ${keys.budgeted}` } };
     await saturate(target, 3);
+    await saturate(budgeted, 2);
     const pid = started.child.pid!;
-    const [result] = await inTurns(
+    const saturateOn = (on: Target) => async () => {
+      const gatewayBefore = cpuMicros(pid);
+      const databaseBefore = postgresCpuMicros();
+      const saturation = await saturate(on, options.seconds);
+      return {
+        ...saturation,
+        cpuPerRequest: (cpuMicros(pid) - gatewayBefore) / saturation.requests,
+        databaseCpuPerRequest: (postgresCpuMicros() - databaseBefore) / saturation.requests,
+      };
+    };
+    const [result, budgetedResult] = await inTurns(
       options.rounds,
-      [
-        async () => {
-          const gatewayBefore = cpuMicros(pid);
-          const databaseBefore = postgresCpuMicros();
-          const saturation = await saturate(target, options.seconds);
-          return {
-            ...saturation,
-            cpuPerRequest: (cpuMicros(pid) - gatewayBefore) / saturation.requests,
-            databaseCpuPerRequest: (postgresCpuMicros() - databaseBefore) / saturation.requests,
-          };
-        },
-      ],
+      [saturateOn(target), saturateOn(budgeted)],
       (run) => run.rps,
     );
     return {
       rps: round(result.rps, 0),
       cpu_us_per_request: round(result.cpuPerRequest, 1),
       database_cpu_us_per_request: round(result.databaseCpuPerRequest, 1),
-      errors: result.errors,
+      budget_and_concurrency_cap: spendLimitFigures(result, budgetedResult),
+      errors: result.errors + budgetedResult.errors,
     };
   } finally {
     const { child } = started;

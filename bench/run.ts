@@ -5,7 +5,9 @@
  * load at once (the headline phases in turns: see `inTurns`); the driver and the upstream share
  * core 1. The bare proxy runs a second time with the gateway's money moves alone (`money-moves.ts`)
  * in the saturation phase: the floor the durable reservation and settlement set under the gateway's
- * CPU per request. Prints a table with the gateway's ratios to the direct path and to the bare proxy, then
+ * CPU per request; and the gateway once more with a key that has a daily budget and a concurrency
+ * cap (what spend limits cost a request, against the key without). Prints a table with the
+ * gateway's ratios to the direct path and to the bare proxy, then
  * the same figures for Anthropic messages relayed as they are and for a chat client on an Anthropic
  * channel. Then the gateway runs again with `GATEWAY_WORKERS=auto` on every core, for its
  * throughput per machine and per core, and, with `BENCH_DATABASE_URL` set, once more on PostgreSQL
@@ -30,6 +32,7 @@ import { compare, formatTable, round, row } from './report.js';
 import { measureAllCores, type AllCoresResult } from './all-cores.js';
 import { measurePostgres, type PostgresResult } from './postgres.js';
 import { seedGateway, type SeededKeys } from './seed.js';
+import { spendLimitFigures } from './spend-limit-figures.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -121,6 +124,11 @@ try {
     },
     pid: gatewayProcess.child.pid!,
   };
+  /** The same gateway, called with a key that has a daily budget and a concurrency cap. */
+  const gatewayBudgeted: Proxy = {
+    target: { ...gateway.target, headers: { authorization: `Bearer ${keys.budgeted}` } },
+    pid: gateway.pid,
+  };
 
   process.stderr.write('open streams\n');
   const heldMemory = async (proxy: Proxy) => {
@@ -138,6 +146,7 @@ try {
 
   process.stderr.write('warming up\n');
   await saturate(gateway.target, 3);
+  await saturate(gatewayBudgeted.target, 2);
   await saturate(bareProxy.target, 2);
   await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
@@ -148,13 +157,20 @@ try {
     const result = await saturate(proxy.target, seconds);
     return { ...result, cpuPerRequest: (cpuMicros(proxy.pid) - before) / result.requests };
   };
-  const [directSaturation, bareProxySaturation, moneyMovesSaturation, gatewaySaturation] = await inTurns(
+  const [
+    directSaturation,
+    bareProxySaturation,
+    moneyMovesSaturation,
+    gatewaySaturation,
+    gatewayBudgetedSaturation,
+  ] = await inTurns(
     rounds,
     [
       () => saturate(direct, seconds),
       () => saturateProxy(bareProxy),
       () => saturateProxy(moneyMoves),
       () => saturateProxy(gateway),
+      () => saturateProxy(gatewayBudgeted),
     ],
     (result) => result.rps,
   );
@@ -310,6 +326,8 @@ try {
       },
       errors: moneyMovesSaturation.errors,
     },
+    // A key with one daily budget and a concurrency cap, against the same gateway's key without limits.
+    budget_and_concurrency_cap: spendLimitFigures(gatewaySaturation, gatewayBudgetedSaturation),
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -409,6 +427,9 @@ try {
     row(`memory per open stream, ${openStreams} open (KiB)`, results.open_streams.kib_per_stream),
   ]);
   process.stdout.write(`${table}\n${formatMoneyMovesFloor(results.money_moves_floor)}\n\n`);
+  process.stdout.write(
+    `${formatSpendLimits([['on SQLite', results.budget_and_concurrency_cap], ...(postgres ? [['on PostgreSQL', postgres.budget_and_concurrency_cap] as const] : [])])}\n\n`,
+  );
   for (const [title, figures] of [
     ['Anthropic messages, relayed as they are', results.messages_passthrough],
     [
@@ -435,6 +456,7 @@ try {
   const errors =
     results.saturation_rps.errors +
     results.money_moves_floor.errors +
+    results.budget_and_concurrency_cap.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +
@@ -511,6 +533,16 @@ function pathFigures(direct: PathRun, bareProxy: Required<PathRun>, gateway: Req
       0,
     ),
   };
+}
+
+function formatSpendLimits(runs: (readonly [string, ReturnType<typeof spendLimitFigures>])[]): string {
+  return formatTable(
+    runs.flatMap(([where, figures]) => [
+      [`throughput at saturation (req/s), ${where}`, `${figures.rps}`, `${figures.vs_without.rps}`],
+      [`CPU per request (µs), ${where}`, `${figures.cpu_us_per_request}`, `${figures.vs_without.cpu}`],
+    ]),
+    ['key with a daily budget and max_concurrency', 'value', '/ key without'],
+  );
 }
 
 function formatAllCores(

@@ -1,12 +1,16 @@
-/** What a gateway is seeded with: a key without limits, and one with an rpm limit far too high to refuse. */
+/**
+ * What a gateway is seeded with: a key without limits, one with an rpm limit far too high to refuse,
+ * and one with a daily budget and a concurrency cap that are never reached either.
+ */
 export interface SeededKeys {
   unlimited: string;
   limited: string;
+  budgeted: string;
 }
 
 /**
  * Gives a fresh gateway the bench's channels (OpenAI and Anthropic, both on the bench upstream),
- * their prices, a user and two keys: one without limits, one with a limit never reached.
+ * their prices, a user and three keys: one without limits, the others with limits never reached.
  */
 export async function seedGateway(
   origin: string,
@@ -41,5 +45,10 @@ export async function seedGateway(
   const user = await admin('POST', '/users', { username: 'bench', balance: 1_000_000 });
   const unlimited = await admin('POST', '/keys', { user_id: user.id });
   const limited = await admin('POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });
-  return { unlimited: unlimited.key, limited: limited.key };
+  const budgeted = await admin('POST', '/keys', {
+    user_id: user.id,
+    budgets: [{ period: 'day', usd: 1_000_000 }],
+    max_concurrency: 1_000,
+  });
+  return { unlimited: unlimited.key, limited: limited.key, budgeted: budgeted.key };
 }
