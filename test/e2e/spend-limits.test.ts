@@ -212,6 +212,31 @@ describe.each(variants)('spend limits on $name', ({ gateway }) => {
     await ask(openai);
   });
 
+  test('a stream holds its slot until it ends, and a client that disconnects frees it at once', async () => {
+    const { openai } = await customer({ key: { max_concurrency: 1 } });
+    fx.upstream.script({ type: 'stall', afterChunks: 1 });
+    const abort = new AbortController();
+    const stream = await openai.chat.completions.create(
+      { model: 'gpt-4o', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      { signal: abort.signal },
+    );
+    const chunks = stream[Symbol.asyncIterator]();
+    expect((await chunks.next()).done).toBe(false);
+    const error = await refusal(ask(openai));
+    expect(error.code).toBe('concurrency_limit_exceeded');
+
+    abort.abort();
+    let status = 0;
+    for (let waited = 0; waited < 1_000 && status !== 200; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await ask(openai).then(
+        () => 200,
+        (caught: { status: number }) => caught.status,
+      );
+    }
+    expect(status).toBe(200);
+  });
+
   test('a budget changed takes effect on the next request and keeps what its window counted', async () => {
     const { openai, keyId } = await customer({ key: { budgets: [{ period: 'day', requests: 1 }] } });
     await ask(openai);
