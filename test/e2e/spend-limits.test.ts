@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
@@ -123,7 +124,7 @@ describe.each(variants)('spend limits on $name', ({ gateway }) => {
     expect(budgets.body.data[0].used_usd).toBeGreaterThan(0);
   });
 
-  test('the refusal is in the family A shape on the messages endpoint too, and in Chinese when asked', async () => {
+  test('the refusal is in the family A shape on the messages and generateContent endpoints too, and in Chinese when asked', async () => {
     const { key } = await customer({ key: { budgets: [{ period: 'week', requests: 0 }] } });
     const anthropic = new Anthropic({ apiKey: key, baseURL: fx.gw.origin, maxRetries: 0 });
     const error = await anthropic.messages
@@ -146,7 +147,21 @@ describe.each(variants)('spend limits on $name', ({ gateway }) => {
     });
     expect(chinese.status).toBe(429);
     expect(chinese.body.error.message).toMatch(/^key 预算已用尽: week 限额 0 requests, 重置时间 /);
+
+    const gemini = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: fx.gw.origin } });
+    const geminiError = await gemini.models.generateContent({ model: 'gpt-4o', contents: 'hi' }).then(
+      () => undefined,
+      (caught: unknown) => caught as { name: string; status: number; message: string },
+    );
+    expect(geminiError).toMatchObject({ name: 'ApiError', status: 429 });
+    expect(JSON.parse(geminiError!.message)).toMatchObject({
+      error: {
+        code: 'budget_exceeded',
+        message: expect.stringMatching(/^key budget exceeded: week limit 0/),
+      },
+    });
     expect(anthropicUpstream.requests).toHaveLength(0);
+    expect(fx.upstream.requests).toHaveLength(0);
   });
 
   test('a total budget refuses with 403 and never resets; the balance check comes first', async () => {
