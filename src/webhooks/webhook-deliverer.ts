@@ -63,8 +63,9 @@ export class WebhookDeliverer {
     const { events, settings } = this.options;
     const { webhook_url: url, webhook_secret: secret } = settings();
     if (url === null) return;
-    const now = Date.now();
-    for (const id of await events.due(now, EVENTS_PER_ROUND)) {
+    for (const id of await events.due(Date.now(), EVENTS_PER_ROUND)) {
+      // The clock read again for each claim: an attempt before it may have taken up to its timeout.
+      const now = Date.now();
       const event = await events.claim(id, now, now + ATTEMPT_CLAIM_MS);
       if (!event) continue;
       const result = await postEvent(url, secret, event.body);
