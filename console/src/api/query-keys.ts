@@ -1,3 +1,5 @@
+import type { BudgetOwner } from './budgets-api';
+
 /** Cache keys of the management API's lists, shared by the pages that read and change them. */
 export const queryKeys = {
   users: ['users'] as const,
@@ -8,4 +10,22 @@ export const queryKeys = {
   groups: ['groups'] as const,
   settings: ['settings'] as const,
   logs: ['logs'] as const,
+  // Under the owner's list: saving the owner reloads its windows too.
+  budgetUsage: (owner: BudgetOwner) => {
+    switch (owner.scope) {
+      case 'key':
+        return ['keys', owner.id, 'budgets'] as const;
+      case 'user':
+        return ['users', owner.id, 'budgets'] as const;
+      case 'group':
+        return ['groups', owner.name, 'budgets'] as const;
+      case 'own':
+        return ['keys', 'own', 'budgets'] as const;
+      default: {
+        const unknown: never = owner;
+        throw new Error(`unknown budget owner ${JSON.stringify(unknown)}`);
+      }
+    }
+  },
+  webhookDeliveries: ['webhook-deliveries'] as const,
 };

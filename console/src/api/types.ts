@@ -1,4 +1,4 @@
-/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7 and 8). Money in USD, times in Unix seconds. */
+/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8 and 10). Money in USD, times in Unix seconds. */
 
 export type Role = 'user' | 'admin';
 export type Language = 'en' | 'zh-CN';
@@ -8,7 +8,52 @@ export interface ListResponse<T> {
   data: T[];
 }
 
-export interface User {
+/** `hour`, `day`, `week`, `month`: calendar windows; `hours`: a session window `hours` long; `total`: never resets. */
+export type BudgetPeriod = 'hour' | 'day' | 'week' | 'month' | 'hours' | 'total';
+
+/** A spending window of a key, a user or a group (admin-api section 10); at least one limit is set. */
+export interface Budget {
+  period: BudgetPeriod;
+  /** 1-720, with period `hours` only. */
+  hours: number | null;
+  usd: number | null;
+  tokens: number | null;
+  requests: number | null;
+  /** Only requests for these models count; null: every model. */
+  models: string[] | null;
+  /** Usage fractions in (0, 1] that send a `budget.threshold` event. */
+  alert_at: number[];
+}
+
+/** The spend limits keys, users and groups share (admin-api section 10). */
+export interface SpendLimits {
+  budgets: Budget[];
+  /** Requests in flight at once; null: no cap. */
+  max_concurrency: number | null;
+}
+
+export type BudgetScope = 'key' | 'user' | 'group';
+
+/** One budget's current window (`GET /api/.../budgets`): its limits and what is used of them. */
+export interface BudgetUsage {
+  scope: BudgetScope;
+  /** A key's or user's id, a group's name. */
+  id: number | string;
+  period: BudgetPeriod;
+  hours: number | null;
+  usd: number | null;
+  tokens: number | null;
+  requests: number | null;
+  models: string[] | null;
+  used_usd: number;
+  used_tokens: number;
+  used_requests: number;
+  /** Null where there is none: `total`, or a session window not open. */
+  window_start: number | null;
+  resets_at: number | null;
+}
+
+export interface User extends SpendLimits {
   id: number;
   username: string;
   role: Role;
@@ -17,6 +62,8 @@ export interface User {
   used: number;
   language: Language | null;
   status: AccountStatus;
+  /** A `balance.low` event is sent when the balance falls below it (admin-api section 10.1). */
+  low_balance_alert: number | null;
   created_at: number;
 }
 
@@ -33,7 +80,7 @@ export interface SignedInUser {
   status?: AccountStatus;
 }
 
-export interface UserFields {
+export interface UserFields extends SpendLimits {
   username: string;
   password?: string;
   role: Role;
@@ -41,11 +88,12 @@ export interface UserFields {
   balance: number;
   language: Language | null;
   status: AccountStatus;
+  low_balance_alert: number | null;
 }
 
 export type KeyStatus = 'enabled' | 'disabled' | 'expired' | 'exhausted';
 
-export interface ApiKey {
+export interface ApiKey extends SpendLimits {
   id: number;
   user_id: number;
   name: string;
@@ -65,7 +113,7 @@ export interface ApiKey {
 }
 
 /** The attributes a key is created or changed with (`user_id` only on creation by an admin). */
-export interface KeyFields {
+export interface KeyFields extends SpendLimits {
   name: string;
   status: AccountStatus;
   expires_at: number | null;
@@ -137,9 +185,32 @@ export interface Price {
 
 export type PriceFields = Omit<Price, 'model'>;
 
-export interface Group {
+export interface Group extends SpendLimits {
   name: string;
   ratio: number;
+}
+
+/** The body of `PUT /api/groups/{name}`. */
+export type GroupFields = Omit<Group, 'name'>;
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** An event in the webhook outbox (admin-api section 10.1). */
+export interface WebhookDelivery {
+  id: string;
+  type: string;
+  created_at: number;
+  attempts: number;
+  status: WebhookDeliveryStatus;
+  last_status_code: number | null;
+}
+
+/** `POST /api/webhook-deliveries/test`: what the receiver answered (`status_code` null: no answer). */
+export interface WebhookTestResult {
+  ok: boolean;
+  id: string;
+  status_code: number | null;
+  error: string | null;
 }
 
 export type SettingValue = number | boolean | string | string[] | null;

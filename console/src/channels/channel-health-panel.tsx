@@ -32,7 +32,10 @@ export function ChannelHealthPanel({ channel }: { channel: Channel }) {
   const title = t('channels.healthTitle', { name: channel.name });
   const panel = useRef<HTMLDivElement>(null);
   // Opened from a row that may be far above: brought into view.
-  useEffect(() => panel.current?.scrollIntoView({ block: 'nearest' }), [channel.id]);
+  // A block body: newer browsers' scrollIntoView returns a promise, which React would call on clean-up.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [channel.id]);
   const columns: Column<ModelRow>[] = [
     { key: 'model', header: t('channels.model'), render: (row) => row.model },
     { key: 'state', header: t('channels.state'), render: (row) => <StatusBadge status={row.state} /> },

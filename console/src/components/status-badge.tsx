@@ -1,8 +1,8 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ChannelStatus, KeyStatus, ModelHealthState } from '../api/types';
+import type { ChannelStatus, KeyStatus, ModelHealthState, WebhookDeliveryStatus } from '../api/types';
 
-type Status = ChannelStatus | KeyStatus | ModelHealthState | 'active' | 'refused';
+type Status = ChannelStatus | KeyStatus | ModelHealthState | WebhookDeliveryStatus | 'active' | 'refused';
 
 const COLORS: Record<Status, string> = {
   enabled: 'green',
@@ -15,6 +15,9 @@ const COLORS: Record<Status, string> = {
   probing: 'yellow',
   active: 'green',
   refused: 'red',
+  pending: 'yellow',
+  delivered: 'green',
+  failed: 'red',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -1,37 +1,59 @@
-import { Button, Stack } from '@mantine/core';
+import { Button, Group as ButtonRow, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listGroups } from '../api/groups-api';
 import { queryKeys } from '../api/query-keys';
 import type { Group } from '../api/types';
+import { BudgetUsagePanel } from '../budgets/budget-usage-panel';
+import { LimitLines } from '../budgets/limit-lines';
+import { spendLimitLines } from '../budgets/spend-limit-lines';
 import { PageHeader } from '../components/page-header';
 import { QueryState } from '../components/query-state';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
-import { GroupRatioForm } from './group-ratio-form';
+import { GroupForm } from './group-form';
 
 export function GroupsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const groups = useQuery({ queryKey: queryKeys.groups, queryFn: listGroups });
   const [selected, setSelected] = useState<Group | undefined>(undefined);
+  const [usageOf, setUsageOf] = useState<string | null>(null);
   const columns: Column<Group>[] = [
     { key: 'name', header: t('groups.name'), render: (group) => group.name },
     { key: 'ratio', header: t('groups.ratio'), align: 'right', render: (group) => String(group.ratio) },
     {
+      key: 'limits',
+      header: t('groups.limits'),
+      render: (group) => <LimitLines lines={spendLimitLines(group, { t, language: i18n.language })} />,
+    },
+    {
       key: 'actions',
       header: t('common.actions'),
       render: (group) => (
-        <Button size="xs" variant="light" onClick={() => setSelected({ ...group })}>
-          {t('common.edit')}
-        </Button>
+        <ButtonRow gap={4} wrap="wrap">
+          <Button size="xs" variant="light" onClick={() => setSelected({ ...group })}>
+            {t('common.edit')}
+          </Button>
+          {group.budgets.length > 0 && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => setUsageOf(usageOf === group.name ? null : group.name)}
+              aria-expanded={usageOf === group.name}
+            >
+              {usageOf === group.name ? t('budgets.hideUsage') : t('budgets.usage')}
+            </Button>
+          )}
+        </ButtonRow>
       ),
     },
   ];
+  const shownUsage = groups.data?.find((group) => group.name === usageOf && group.budgets.length > 0);
   return (
     <>
       <PageHeader title={t('nav.groups')} description={t('groups.description')} />
       <Stack gap="md">
-        <GroupRatioForm selected={selected} />
+        <GroupForm selected={selected} />
         <QueryState query={groups}>
           {(rows) => (
             <ResponsiveTable
@@ -43,6 +65,12 @@ export function GroupsPage() {
             />
           )}
         </QueryState>
+        {shownUsage && (
+          <BudgetUsagePanel
+            title={t('budgets.usageTitle', { name: shownUsage.name })}
+            owner={{ scope: 'group', name: shownUsage.name }}
+          />
+        )}
       </Stack>
     </>
   );

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { listKeys } from '../api/keys-api';
 import { queryKeys } from '../api/query-keys';
 import type { ApiKey } from '../api/types';
+import { BudgetUsagePanel } from '../budgets/budget-usage-panel';
 import { PageHeader } from '../components/page-header';
 import { QueryState } from '../components/query-state';
 import { useUsers } from '../users/use-users';
@@ -24,10 +25,12 @@ export function AdminKeysPage() {
   });
   const [editing, setEditing] = useState<{ apiKey: ApiKey | undefined } | null>(null);
   const [created, setCreated] = useState<ApiKey | undefined>(undefined);
+  const [usageOf, setUsageOf] = useState<number | null>(null);
   const names = useMemo(
     () => new Map((users.data ?? []).map((user) => [user.id, user.username])),
     [users.data],
   );
+  const shownUsage = keys.data?.find((apiKey) => apiKey.id === usageOf && apiKey.budgets.length > 0);
   return (
     <>
       <PageHeader
@@ -60,9 +63,19 @@ export function AdminKeysPage() {
               keys={rows}
               ownerName={(id) => (names.has(id) ? `${names.get(id) ?? ''} (#${id})` : `#${id}`)}
               onEdit={(apiKey) => setEditing({ apiKey })}
+              usage={{
+                shownFor: usageOf,
+                onToggle: (apiKey) => setUsageOf(usageOf === apiKey.id ? null : apiKey.id),
+              }}
             />
           )}
         </QueryState>
+        {shownUsage && (
+          <BudgetUsagePanel
+            title={t('budgets.usageTitle', { name: shownUsage.name || shownUsage.key })}
+            owner={{ scope: 'key', id: shownUsage.id }}
+          />
+        )}
       </Stack>
       <KeyFormModal
         scope="admin"

@@ -17,6 +17,10 @@ const stored: ApiKey = {
   group: null,
   rpm: 60,
   tpm: null,
+  budgets: [
+    { period: 'hours', hours: 5, usd: 2, tokens: null, requests: null, models: null, alert_at: [0.5, 1] },
+  ],
+  max_concurrency: 4,
   created_at: 0,
 };
 
@@ -32,6 +36,7 @@ describe('key form values', () => {
       group: 'vip',
       rpm: 10,
       tpm: '',
+      maxConcurrency: 2,
     };
     expect(formValuesToKeyFields(values)).toEqual({
       name: 'batch',
@@ -44,6 +49,8 @@ describe('key form values', () => {
       group: 'vip',
       rpm: 10,
       tpm: null,
+      budgets: [],
+      max_concurrency: 2,
     });
   });
 
@@ -58,6 +65,18 @@ describe('key form values', () => {
       status: 'disabled',
       rpm: null,
       model_limits: null,
+    });
+  });
+
+  it('reads the spend limits back unchanged and sends them whole once one changes', () => {
+    const initial = keyToFormValues(stored);
+    expect(formValuesToKeyFields(initial)).toMatchObject({ budgets: stored.budgets, max_concurrency: 4 });
+    const [budget] = initial.budgets;
+    if (!budget) throw new Error('the stored budget is missing');
+    const edited = { ...initial, maxConcurrency: '', budgets: [{ ...budget, usd: 3 }] };
+    expect(keyChanges(initial, edited)).toEqual({
+      max_concurrency: null,
+      budgets: [{ ...stored.budgets[0], usd: 3 }],
     });
   });
 });

@@ -1,9 +1,14 @@
 import type { AccountStatus, ApiKey, KeyFields } from '../api/types';
+import {
+  formValuesToSpendLimits,
+  spendLimitsToFormValues,
+  type SpendLimitFormValues,
+} from '../budgets/spend-limit-form-values';
 import { splitList } from '../components/split-list';
 import { fromDateTimeLocal, toDateTimeLocal } from '../format/datetime-local';
 
 /** What the key form edits; numbers as the inputs hold them, '' for "none". */
-export interface KeyFormValues {
+export interface KeyFormValues extends SpendLimitFormValues {
   /** Only when an admin creates a key: the owner, as the select holds it. */
   userId: string;
   name: string;
@@ -37,10 +42,11 @@ export function keyToFormValues(key?: ApiKey): KeyFormValues {
     group: key?.group ?? '',
     rpm: key?.rpm ?? '',
     tpm: key?.tpm ?? '',
+    ...spendLimitsToFormValues(key),
   };
 }
 
-/** Every attribute of admin-api section 2; empty lists and text mean "no restriction" (null). */
+/** Every attribute of admin-api sections 2 and 10; empty lists and text mean "no restriction" (null). */
 export function formValuesToKeyFields(values: KeyFormValues): KeyFields {
   const modelLimits = splitList(values.modelLimits);
   const ipAllowList = splitList(values.ipAllowList);
@@ -55,6 +61,7 @@ export function formValuesToKeyFields(values: KeyFormValues): KeyFields {
     group: values.group.trim() === '' ? null : values.group.trim(),
     rpm: optionalInteger(values.rpm),
     tpm: optionalInteger(values.tpm),
+    ...formValuesToSpendLimits(values),
   };
 }
 

@@ -2,6 +2,10 @@ import { Button, Checkbox, Group, NativeSelect, NumberInput, Stack, TextInput } 
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey, KeyFields, User } from '../api/types';
+import { BudgetsEditor } from '../budgets/budgets-editor';
+import { MaxConcurrencyInput } from '../budgets/max-concurrency-input';
+import { useSpendLimitErrors } from '../budgets/use-spend-limit-errors';
+import { withoutErrorsUnder } from '../budgets/without-errors-under';
 import { ErrorAlert } from '../components/error-alert';
 import { ListInput } from '../components/list-input';
 import { formValuesToKeyFields, keyChanges, keyToFormValues, type KeyFormValues } from './key-form-values';
@@ -11,7 +15,7 @@ export type KeySubmission =
   | { kind: 'update'; id: number; changes: Partial<KeyFields> };
 
 /**
- * Every key attribute of admin-api section 2. `owners` (admins creating a key) adds the choice of
+ * Every key attribute of admin-api sections 2 and 10. `owners` (admins creating a key) adds the choice of
  * the user the key belongs to.
  */
 export function KeyForm({
@@ -34,20 +38,24 @@ export function KeyForm({
   const { t } = useTranslation();
   const initial = keyToFormValues(apiKey);
   const choosesOwner = owners !== undefined && apiKey === undefined;
+  const spendLimitErrors = useSpendLimitErrors();
+  const atLeastOne = (value: number | string) =>
+    value !== '' && Number(value) < 1 ? t('common.mustBeAtLeast', { min: 1 }) : null;
   const form = useForm<KeyFormValues>({
     initialValues: {
       ...initial,
       userId: choosesOwner ? String(defaultOwner ?? owners[0]?.id ?? '') : initial.userId,
     },
-    validate: {
-      userId: (value) => (choosesOwner && value === '' ? t('common.required') : null),
-      quota: (value, values) =>
-        !values.unlimitedQuota && (value === '' || Number(value) < 0)
+    validate: (values) => ({
+      userId: choosesOwner && values.userId === '' ? t('common.required') : null,
+      quota:
+        !values.unlimitedQuota && (values.quota === '' || Number(values.quota) < 0)
           ? t('common.mustBeAtLeast', { min: 0 })
           : null,
-      rpm: (value) => (value !== '' && Number(value) < 1 ? t('common.mustBeAtLeast', { min: 1 }) : null),
-      tpm: (value) => (value !== '' && Number(value) < 1 ? t('common.mustBeAtLeast', { min: 1 }) : null),
-    },
+      rpm: atLeastOne(values.rpm),
+      tpm: atLeastOne(values.tpm),
+      ...spendLimitErrors(values),
+    }),
   });
   const { values } = form;
   const submit = (submitted: KeyFormValues) => {
@@ -135,6 +143,15 @@ export function KeyForm({
             {...form.getInputProps('tpm')}
           />
         </Group>
+        <MaxConcurrencyInput {...form.getInputProps('maxConcurrency')} />
+        <BudgetsEditor
+          rows={values.budgets}
+          errors={form.errors}
+          onChange={(rows) => {
+            form.setFieldValue('budgets', rows);
+            form.setErrors(withoutErrorsUnder('budgets'));
+          }}
+        />
         {Boolean(error) && <ErrorAlert error={error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

@@ -1,8 +1,10 @@
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { deleteKey, updateKey, type KeyScope } from '../api/keys-api';
 import type { ApiKey } from '../api/types';
+import { LimitLines } from '../budgets/limit-lines';
+import { spendLimitLines } from '../budgets/spend-limit-lines';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { notifyError } from '../components/notify';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
@@ -11,18 +13,21 @@ import { formatCount } from '../format/format-number';
 import { formatDateTime } from '../format/format-time';
 import { formatUsd } from '../format/format-usd';
 
-/** Keys with every attribute; edit, enable or disable, delete. */
+/** Keys with every attribute; edit, enable or disable, delete, and show the budgets' usage. */
 export function KeysTable({
   scope,
   keys,
   ownerName,
   onEdit,
+  usage,
 }: {
   scope: KeyScope;
   keys: readonly ApiKey[];
   /** Admins: names the owner column. */
   ownerName?: (userId: number) => string;
   onEdit: (apiKey: ApiKey) => void;
+  /** Admins: the key whose usage is shown, and the button that shows or hides it. */
+  usage?: { shownFor: number | null; onToggle: (apiKey: ApiKey) => void };
 }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
@@ -49,6 +54,7 @@ export function KeysTable({
       apiKey.ip_allow_list === null
         ? undefined
         : `${t('keys.ipAllowList')}: ${apiKey.ip_allow_list.join(', ')}`,
+      ...spendLimitLines(apiKey, { t, language: i18n.language }),
     ].filter((line): line is string => line !== undefined);
   const columns: Column<ApiKey>[] = [
     {
@@ -97,20 +103,7 @@ export function KeysTable({
     {
       key: 'limits',
       header: t('keys.limits'),
-      render: (apiKey) => {
-        const lines = limits(apiKey);
-        return lines.length === 0 ? (
-          '—'
-        ) : (
-          <Stack gap={0}>
-            {lines.map((line) => (
-              <Text key={line} size="xs" className="break-anywhere">
-                {line}
-              </Text>
-            ))}
-          </Stack>
-        );
-      },
+      render: (apiKey) => <LimitLines lines={limits(apiKey)} />,
     },
     {
       key: 'actions',
@@ -133,6 +126,16 @@ export function KeysTable({
           >
             {apiKey.status === 'disabled' ? t('common.enable') : t('common.disable')}
           </Button>
+          {usage && apiKey.budgets.length > 0 && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => usage.onToggle(apiKey)}
+              aria-expanded={usage.shownFor === apiKey.id}
+            >
+              {usage.shownFor === apiKey.id ? t('budgets.hideUsage') : t('budgets.usage')}
+            </Button>
+          )}
           <ConfirmDeleteButton
             name={apiKey.name || apiKey.key}
             pending={remove.isPending}

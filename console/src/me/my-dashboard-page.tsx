@@ -8,8 +8,9 @@ import { formatUsd } from '../format/format-usd';
 import { FigureCard } from '../stats/figure-card';
 import { StatsOverview } from '../stats/stats-overview';
 import { ChangePasswordForm } from './change-password-form';
+import { MyBudgetUsage } from './my-budget-usage';
 
-/** A user's start page: balance, spend, their requests over time and by model. */
+/** A user's start page: balance, spend, their budgets' windows, their requests over time and by model. */
 export function MyDashboardPage() {
   const { t } = useTranslation();
   const account = useQuery({ queryKey: ['me'], queryFn: fetchOwnAccount });
@@ -27,6 +28,7 @@ export function MyDashboardPage() {
             </section>
           )}
         </QueryState>
+        <MyBudgetUsage />
         <StatsOverview
           scope="own"
           primary={{

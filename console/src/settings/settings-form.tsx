@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../api/query-keys';
 import { updateSettings } from '../api/settings-api';
@@ -9,6 +9,10 @@ import { ErrorAlert } from '../components/error-alert';
 import { notifySuccess } from '../components/notify';
 import { SettingInput } from './setting-input';
 import { settingsChanges, type SettingDraft } from './settings-changes';
+import { WebhookTestButton } from './webhook-test-button';
+
+/** The test event button follows the last webhook setting. */
+const WEBHOOK_TEST_AFTER = 'webhook_secret';
 
 /** The settings as the gateway has them, edited in place; saving sends only the changed ones. */
 export function SettingsForm({ settings }: { settings: Settings }) {
@@ -39,13 +43,15 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         <Paper withBorder p="md" radius="md">
           <Stack gap="lg">
             {Object.entries(settings).map(([name, value]) => (
-              <SettingInput
-                key={name}
-                name={name}
-                current={value}
-                draft={drafts[name] ?? value}
-                onChange={(draft) => setDrafts((previous) => ({ ...previous, [name]: draft }))}
-              />
+              <Fragment key={name}>
+                <SettingInput
+                  name={name}
+                  current={value}
+                  draft={drafts[name] ?? value}
+                  onChange={(draft) => setDrafts((previous) => ({ ...previous, [name]: draft }))}
+                />
+                {name === WEBHOOK_TEST_AFTER && <WebhookTestButton />}
+              </Fragment>
             ))}
           </Stack>
         </Paper>

@@ -1,26 +1,26 @@
 import { Button, Group, NativeSelect, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import type { AccountStatus, Language, Role, User, UserFields } from '../api/types';
+import type { User, UserFields } from '../api/types';
+import { BudgetsEditor } from '../budgets/budgets-editor';
+import { MaxConcurrencyInput } from '../budgets/max-concurrency-input';
+import { useSpendLimitErrors } from '../budgets/use-spend-limit-errors';
+import { withoutErrorsUnder } from '../budgets/without-errors-under';
 import { ErrorAlert } from '../components/error-alert';
 import { isSupportedLanguage } from '../i18n/supported-languages';
-
-interface UserFormValues {
-  username: string;
-  password: string;
-  role: Role;
-  group: string;
-  balance: number | string;
-  language: Language | '';
-  status: AccountStatus;
-}
+import {
+  formValuesToUserFields,
+  userChanges,
+  userToFormValues,
+  type UserFormValues,
+} from './user-form-values';
 
 export type UserSubmission =
   { kind: 'create'; fields: UserFields } | { kind: 'update'; id: number; changes: Partial<UserFields> };
 
 /**
- * A new user, or an existing one's username, password (empty: unchanged), role, group, language
- * and status. The balance is set on creation; later it changes by top-up.
+ * A new user, or an existing one's username, password (empty: unchanged), role, group, language,
+ * status and spend limits. The balance is set on creation; later it changes by top-up.
  */
 export function UserForm({
   user,
@@ -36,35 +36,24 @@ export function UserForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
+  const spendLimitErrors = useSpendLimitErrors();
+  const initial = userToFormValues(user);
   const form = useForm<UserFormValues>({
-    initialValues: {
-      username: user?.username ?? '',
-      password: '',
-      role: user?.role ?? 'user',
-      group: user?.group ?? 'default',
-      balance: user?.balance ?? 0,
-      language: user?.language ?? '',
-      status: user?.status ?? 'enabled',
-    },
-    validate: {
-      username: (value) => (value.trim() === '' ? t('common.required') : null),
-      group: (value) => (value.trim() === '' ? t('common.required') : null),
-      balance: (value) => (value === '' ? t('common.required') : null),
-    },
+    initialValues: initial,
+    validate: (values) => ({
+      username: values.username.trim() === '' ? t('common.required') : null,
+      group: values.group.trim() === '' ? t('common.required') : null,
+      balance: values.balance === '' ? t('common.required') : null,
+      lowBalanceAlert:
+        values.lowBalanceAlert !== '' && !(Number(values.lowBalanceAlert) >= 0)
+          ? t('common.mustBeAtLeast', { min: 0 })
+          : null,
+      ...spendLimitErrors(values),
+    }),
   });
   const submit = (values: UserFormValues) => {
-    const fields: UserFields = {
-      username: values.username.trim(),
-      role: values.role,
-      group: values.group.trim(),
-      balance: Number(values.balance),
-      language: values.language === '' ? null : values.language,
-      status: values.status,
-      ...(values.password === '' ? {} : { password: values.password }),
-    };
-    if (!user) return onSubmit({ kind: 'create', fields });
-    const { balance: _balance, ...changes } = fields;
-    onSubmit({ kind: 'update', id: user.id, changes });
+    if (!user) return onSubmit({ kind: 'create', fields: formValuesToUserFields(values) });
+    onSubmit({ kind: 'update', id: user.id, changes: userChanges(initial, values) });
   };
   return (
     <form noValidate onSubmit={form.onSubmit(submit)}>
@@ -122,6 +111,24 @@ export function UserForm({
             {...form.getInputProps('balance')}
           />
         )}
+        <NumberInput
+          label={t('users.lowBalanceAlert')}
+          description={t('users.lowBalanceAlertHint')}
+          min={0}
+          decimalScale={9}
+          allowNegative={false}
+          thousandSeparator={false}
+          {...form.getInputProps('lowBalanceAlert')}
+        />
+        <MaxConcurrencyInput {...form.getInputProps('maxConcurrency')} />
+        <BudgetsEditor
+          rows={form.values.budgets}
+          errors={form.errors}
+          onChange={(rows) => {
+            form.setFieldValue('budgets', rows);
+            form.setErrors(withoutErrorsUnder('budgets'));
+          }}
+        />
         {Boolean(error) && <ErrorAlert error={error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>

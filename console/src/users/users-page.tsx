@@ -1,10 +1,11 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../api/query-keys';
 import type { User } from '../api/types';
 import { deleteUser } from '../api/users-api';
+import { BudgetUsagePanel } from '../budgets/budget-usage-panel';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { notifyError } from '../components/notify';
 import { PageHeader } from '../components/page-header';
@@ -12,6 +13,7 @@ import { QueryState } from '../components/query-state';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
 import { StatusBadge } from '../components/status-badge';
 import { formatUsd } from '../format/format-usd';
+import { UserLimits } from './user-limits';
 import { TopUpModal } from './top-up-modal';
 import { UserFormModal } from './user-form-modal';
 import { useUsers } from './use-users';
@@ -22,6 +24,7 @@ export function UsersPage() {
   const users = useUsers();
   const [editing, setEditing] = useState<{ user: User | undefined } | null>(null);
   const [toppingUp, setToppingUp] = useState<User | undefined>(undefined);
+  const [usageOf, setUsageOf] = useState<number | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => deleteUser(id),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users }),
@@ -50,6 +53,7 @@ export function UsersPage() {
       render: (user) => (user.language ? t(`languages.${user.language}`) : t('languages.none')),
     },
     { key: 'status', header: t('users.status'), render: (user) => <StatusBadge status={user.status} /> },
+    { key: 'limits', header: t('users.limits'), render: (user) => <UserLimits user={user} /> },
     {
       key: 'actions',
       header: t('common.actions'),
@@ -61,6 +65,16 @@ export function UsersPage() {
           <Button size="xs" variant="light" color="teal" onClick={() => setToppingUp(user)}>
             {t('users.topUp')}
           </Button>
+          {user.budgets.length > 0 && (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => setUsageOf(usageOf === user.id ? null : user.id)}
+              aria-expanded={usageOf === user.id}
+            >
+              {usageOf === user.id ? t('budgets.hideUsage') : t('budgets.usage')}
+            </Button>
+          )}
           <ConfirmDeleteButton
             name={user.username}
             pending={remove.isPending}
@@ -70,6 +84,7 @@ export function UsersPage() {
       ),
     },
   ];
+  const shownUsage = users.data?.find((user) => user.id === usageOf && user.budgets.length > 0);
   return (
     <>
       <PageHeader
@@ -77,17 +92,25 @@ export function UsersPage() {
         description={t('users.description')}
         actions={<Button onClick={() => setEditing({ user: undefined })}>{t('users.create')}</Button>}
       />
-      <QueryState query={users}>
-        {(rows) => (
-          <ResponsiveTable
-            label={t('nav.users')}
-            rows={rows}
-            columns={columns}
-            rowKey={(user) => user.id}
-            empty={t('common.empty')}
+      <Stack gap="md">
+        <QueryState query={users}>
+          {(rows) => (
+            <ResponsiveTable
+              label={t('nav.users')}
+              rows={rows}
+              columns={columns}
+              rowKey={(user) => user.id}
+              empty={t('common.empty')}
+            />
+          )}
+        </QueryState>
+        {shownUsage && (
+          <BudgetUsagePanel
+            title={t('budgets.usageTitle', { name: shownUsage.username })}
+            owner={{ scope: 'user', id: shownUsage.id }}
           />
         )}
-      </QueryState>
+      </Stack>
       <UserFormModal opened={editing !== null} user={editing?.user} onClose={() => setEditing(null)} />
       <TopUpModal user={toppingUp} onClose={() => setToppingUp(undefined)} />
     </>

@@ -117,7 +117,7 @@ export const enAdmin = {
     modelId: 'Model ID',
   },
   users: {
-    description: 'Accounts, their balance, group, role and language.',
+    description: 'Accounts, their balance, group, role, language and spend limits.',
     create: 'New user',
     createTitle: 'New user',
     editTitle: 'Edit user {{name}}',
@@ -135,6 +135,9 @@ export const enAdmin = {
     topUpTitle: 'Top up {{name}}',
     amount: 'Amount (USD)',
     toppedUp: 'New balance: {{balance}}',
+    lowBalanceAlert: 'Low balance alert (USD)',
+    lowBalanceAlertHint: 'A balance.low event is sent when the balance falls below it; empty: none.',
+    limits: 'Limits',
   },
   keys: {
     description: 'API keys clients call the gateway with.',
@@ -169,12 +172,14 @@ export const enAdmin = {
     noKeys: 'No keys yet.',
   },
   groups: {
-    description: 'Price multipliers of user groups (1 for any group not listed).',
+    description:
+      'Price multipliers and shared spend limits of user groups (ratio 1 and no limits for any group not listed).',
     name: 'Group',
     ratio: 'Ratio',
     ratioOf: 'Ratio of {{name}}',
     add: 'Add or change a group',
-    saved: 'Ratio of {{name}} saved',
+    saved: 'Group {{name}} saved',
+    limits: 'Limits',
   },
   settings: {
     description: 'Live settings: a change takes effect on the next request, without a restart.',

@@ -87,6 +87,9 @@ export const enCommon = {
     probing: 'probing',
     active: 'active',
     refused: 'refused',
+    pending: 'pending',
+    delivered: 'delivered',
+    failed: 'failed',
   },
   roles: {
     user: 'user',

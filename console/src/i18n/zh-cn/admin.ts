@@ -129,7 +129,7 @@ export const zhCNAdmin: Pick<
     modelId: '模型 ID',
   },
   users: {
-    description: '账户及其余额、分组、角色和语言。',
+    description: '账户及其余额、分组、角色、语言和消费限制。',
     create: '新建用户',
     createTitle: '新建用户',
     editTitle: '编辑用户 {{name}}',
@@ -147,6 +147,9 @@ export const zhCNAdmin: Pick<
     topUpTitle: '为 {{name}} 充值',
     amount: '金额 (美元)',
     toppedUp: '新余额: {{balance}}',
+    lowBalanceAlert: '余额不足提醒 (美元)',
+    lowBalanceAlertHint: '余额低于此值时发送 balance.low 事件; 留空: 不提醒。',
+    limits: '限制',
   },
   keys: {
     description: '客户端调用网关所用的 API 令牌。',
@@ -181,12 +184,13 @@ export const zhCNAdmin: Pick<
     noKeys: '还没有令牌。',
   },
   groups: {
-    description: '用户分组的价格倍率 (未列出的分组为 1)。',
+    description: '用户分组的价格倍率和共享的消费限制 (未列出的分组倍率为 1, 无限制)。',
     name: '分组',
     ratio: '倍率',
     ratioOf: '{{name}} 的倍率',
     add: '添加或修改分组',
-    saved: '{{name}} 的倍率已保存',
+    saved: '分组 {{name}} 已保存',
+    limits: '限制',
   },
   settings: {
     description: '实时设置: 修改在下一个请求生效, 无需重启。',

@@ -92,6 +92,9 @@ export const zhCNCommon: Pick<
     probing: '探测中',
     active: '可用',
     refused: '被拒绝',
+    pending: '待发送',
+    delivered: '已送达',
+    failed: '失败',
   },
   roles: {
     user: '普通用户',

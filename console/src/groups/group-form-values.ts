@@ -1,0 +1,21 @@
+import type { Group, GroupFields } from '../api/types';
+import {
+  formValuesToSpendLimits,
+  spendLimitsToFormValues,
+  type SpendLimitFormValues,
+} from '../budgets/spend-limit-form-values';
+
+/** What the group form edits: the name picks the group, the rest is its `PUT` body. */
+export interface GroupFormValues extends SpendLimitFormValues {
+  name: string;
+  ratio: number | string;
+}
+
+/** Empty, for a new group: ratio 1, no budgets and no cap (admin-api sections 2 and 10). */
+export function groupToFormValues(group?: Group): GroupFormValues {
+  return { name: group?.name ?? '', ratio: group?.ratio ?? 1, ...spendLimitsToFormValues(group) };
+}
+
+export function formValuesToGroupFields(values: GroupFormValues): GroupFields {
+  return { ratio: Number(values.ratio), ...formValuesToSpendLimits(values) };
+}

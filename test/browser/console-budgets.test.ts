@@ -1,0 +1,253 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { startFakeOpenAI } from '../fakes/fake-openai.js';
+import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { allStarted } from '../helpers/all-started.js';
+import {
+  adminCall,
+  ensureGatewayBuilt,
+  startBuiltGateway,
+  stopBuiltGateway,
+  type BuiltGateway,
+} from '../helpers/built-gateway.js';
+import {
+  expectOneHeading,
+  launchChromium,
+  openContext,
+  saveScreenshot,
+  signInWithPassword,
+  signInWithToken,
+} from '../helpers/console-browser.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+// A whole browser session per test: about 10 s alone, and more with the rest of the suite on both cores.
+vi.setConfig({ testTimeout: 60_000 });
+
+// Spend limits from the console (admin-api section 10): budgets and concurrency caps set through
+// the key, user and group forms, their windows' usage as bars, and the webhook's test event
+// (section 10.1). Channel, price, user and key are set up through the management API.
+
+const ADMIN_TOKEN = 'browser-admin-token';
+const UPSTREAM_KEY = 'sk-fake-upstream';
+const MODEL = 'gpt-4o-mini';
+const ALICE = { username: 'alice', password: 'alice-password-1' };
+
+let dataDir: string;
+let gateway: BuiltGateway;
+let upstream: FakeUpstream;
+let receiver: WebhookReceiver;
+let browser: Browser;
+let admin: Page;
+let aliceId = 0;
+let keyId = 0;
+let aliceKey = '';
+/** Uncaught errors of the admin's page: a crashed page fails the test that crashed it. */
+const pageErrors: string[] = [];
+
+const call = (method: string, route: string, body?: unknown) =>
+  adminCall(gateway.origin, ADMIN_TOKEN, method, route, body);
+
+beforeAll(async () => {
+  await ensureGatewayBuilt();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-browser-'));
+  await allStarted([
+    startFakeOpenAI({ apiKey: UPSTREAM_KEY }).then((started) => (upstream = started)),
+    startWebhookReceiver().then((started) => (receiver = started)),
+    startBuiltGateway({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }).then(
+      (started) => (gateway = started),
+    ),
+    launchChromium().then((started) => (browser = started)),
+  ]);
+  await call('POST', '/channels', {
+    name: 'fake-openai',
+    type: 'openai',
+    base_url: upstream.origin,
+    keys: [UPSTREAM_KEY],
+    models: [MODEL],
+  });
+  await call('PUT', `/prices/${MODEL}`, { input: 0.15, output: 0.6 });
+  aliceId = (await call('POST', '/users', { ...ALICE, balance: 5 })).id;
+  const key = await call('POST', '/keys', { user_id: aliceId, name: 'alice-laptop' });
+  keyId = key.id;
+  aliceKey = key.key;
+  admin = await (await openContext(browser, { origin: gateway.origin })).newPage();
+  admin.on('pageerror', (error) => pageErrors.push(error.message));
+  await signInWithToken(admin, ADMIN_TOKEN);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (gateway) await stopBuiltGateway(gateway);
+  await upstream?.close();
+  await receiver?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+async function openPage(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  await expectOneHeading(page, name);
+}
+
+async function chat(): Promise<void> {
+  const client = new OpenAI({ apiKey: aliceKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+  await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] });
+}
+
+test('a key gets a cap and a daily budget through its form; the gateway’s refusal shows in the dialog', async () => {
+  await openPage(admin, 'Keys');
+  await admin
+    .getByRole('row')
+    .filter({ hasText: 'alice-laptop' })
+    .getByRole('button', { name: 'Edit' })
+    .click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel('Max concurrent requests', { exact: true }).fill('2');
+  await dialog.getByRole('button', { name: 'Add budget' }).click();
+  const budget = dialog.getByRole('group', { name: 'Budget 1' });
+  await budget.getByLabel('Request limit', { exact: true }).fill('10');
+  await budget.getByLabel('Only these models', { exact: true }).fill('gpt-4o@low');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('must not contain "@"');
+  await saveScreenshot(admin, 'desktop-key-budget-form');
+
+  await budget.getByLabel('Only these models', { exact: true }).fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const stored = await call('GET', `/keys/${keyId}`);
+  expect(stored.max_concurrency).toBe(2);
+  expect(stored.budgets).toEqual([
+    { period: 'day', hours: null, usd: null, tokens: null, requests: 10, models: null, alert_at: [] },
+  ]);
+  await admin.getByRole('table', { name: 'Keys' }).getByText('day: 10 requests').waitFor();
+});
+
+test('the key’s window shows what a request used of it, and when it resets', async () => {
+  await chat();
+  await admin
+    .getByRole('row')
+    .filter({ hasText: 'alice-laptop' })
+    .getByRole('button', { name: 'Usage' })
+    .click();
+  const panel = admin.getByRole('region', { name: 'Budget usage of alice-laptop' });
+  const bar = panel.getByRole('progressbar');
+  await expect
+    .poll(() => bar.getAttribute('aria-label'))
+    .toMatch(/^day · 1 of 10 requests · resets \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  expect(await bar.getAttribute('aria-valuenow')).toBe('10');
+  await saveScreenshot(admin, 'desktop-key-budget-usage');
+});
+
+test('a user gets a low balance alert and a total budget through their form', async () => {
+  await openPage(admin, 'Users');
+  await admin.getByRole('row').filter({ hasText: 'alice' }).getByRole('button', { name: 'Edit' }).click();
+  const dialog = admin.getByRole('dialog');
+  await dialog.getByLabel('Low balance alert (USD)', { exact: true }).fill('1');
+  await dialog.getByRole('button', { name: 'Add budget' }).click();
+  const budget = dialog.getByRole('group', { name: 'Budget 1' });
+  await budget.getByLabel('Period', { exact: true }).selectOption('total');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect
+    .poll(() => budget.getByRole('alert').textContent())
+    .toBe('Set at least one limit: USD, tokens or requests');
+  await budget.getByLabel('USD limit', { exact: true }).fill('100');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const stored = await call('GET', `/users/${aliceId}`);
+  expect(stored.low_balance_alert).toBe(1);
+  expect(stored.budgets).toEqual([
+    { period: 'total', hours: null, usd: 100, tokens: null, requests: null, models: null, alert_at: [] },
+  ]);
+
+  await admin.getByRole('row').filter({ hasText: 'alice' }).getByRole('button', { name: 'Usage' }).click();
+  const bar = admin.getByRole('region', { name: 'Budget usage of alice' }).getByRole('progressbar');
+  await expect
+    .poll(() => bar.getAttribute('aria-label'))
+    .toMatch(/^total · \$0\.\d{6} of \$100\.000000 · resets never$/);
+});
+
+test('the user sees their own windows and their key’s on their start page', async () => {
+  await chat();
+  const context = await openContext(browser, { origin: gateway.origin });
+  const page = await context.newPage();
+  await signInWithPassword(page, ALICE);
+  const section = page.getByRole('region', { name: 'Spending limits' });
+  await section.getByRole('heading', { name: 'Your account' }).waitFor();
+  await section.getByRole('heading', { name: 'Key alice-laptop' }).waitFor();
+  const labels = await section
+    .getByRole('progressbar')
+    .evaluateAll((bars) => bars.map((bar) => bar.getAttribute('aria-label')));
+  expect(labels).toHaveLength(2);
+  expect(labels[0]).toMatch(/^total · \$0\.\d{6} of \$100\.000000 · resets never$/);
+  expect(labels[1]).toMatch(/^day · 2 of 10 requests · resets /);
+  await saveScreenshot(page, 'desktop-user-budgets');
+  await context.close();
+});
+
+test('a group gets a shared monthly budget beside its ratio', async () => {
+  await openPage(admin, 'Groups');
+  await admin.getByLabel('Group', { exact: true }).fill('team-a');
+  await admin.getByLabel('Max concurrent requests', { exact: true }).fill('8');
+  await admin.getByRole('button', { name: 'Add budget' }).click();
+  const budget = admin.getByRole('group', { name: 'Budget 1' });
+  await budget.getByLabel('Period', { exact: true }).selectOption('month');
+  await budget.getByLabel('USD limit', { exact: true }).fill('50');
+  await budget.getByLabel('Alert at (% of the limit)', { exact: true }).fill('50, 90');
+  await admin.getByRole('button', { name: 'Save' }).click();
+  const row = admin.getByRole('table', { name: 'Groups' }).getByRole('row').filter({ hasText: 'team-a' });
+  await row.getByText('month: $50.000000').waitFor();
+  const groups = await call('GET', '/groups');
+  expect(groups.data.find((group: { name: string }) => group.name === 'team-a')).toEqual({
+    name: 'team-a',
+    ratio: 1,
+    budgets: [
+      {
+        period: 'month',
+        hours: null,
+        usd: 50,
+        tokens: null,
+        requests: null,
+        models: null,
+        alert_at: [0.5, 0.9],
+      },
+    ],
+    max_concurrency: 8,
+  });
+  await row.getByRole('button', { name: 'Usage' }).click();
+  const bar = admin.getByRole('region', { name: 'Budget usage of team-a' }).getByRole('progressbar');
+  await expect
+    .poll(() => bar.getAttribute('aria-label'))
+    .toMatch(/^month · \$0\.000000 of \$50\.000000 · resets /);
+});
+
+test('the settings send a signed test event to the webhook and say what the receiver answered', async () => {
+  await openPage(admin, 'Settings');
+  const send = admin.getByRole('button', { name: 'Send test event' });
+  const result = send.locator('..').getByRole('status');
+  await send.click();
+  // The gateway's own message, as the API answered it.
+  await expect.poll(() => result.textContent()).toMatch(/^webhook_url is not set/);
+
+  await admin.getByLabel('Webhook URL', { exact: true }).fill(receiver.url);
+  await admin.getByLabel('Webhook secret', { exact: true }).fill('whsec-browser');
+  await admin.getByRole('button', { name: 'Save settings' }).click();
+  await expect.poll(async () => (await call('GET', '/settings')).webhook_url).toBe(receiver.url);
+  await send.click();
+  await expect.poll(() => result.textContent()).toBe('Delivered: the receiver answered HTTP 200.');
+  const event = receiver.received.at(-1);
+  expect(event?.body.type).toBe('webhook.test');
+  expect(String(event?.headers['x-gateway-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+
+  receiver.setMode({ kind: 'answer', status: 503 });
+  await send.click();
+  await expect.poll(() => result.textContent()).toBe('Not delivered: the receiver answered HTTP 503.');
+  await admin.getByRole('region', { name: 'Recent webhook deliveries' }).waitFor();
+  await saveScreenshot(admin, 'desktop-settings-webhook');
+});
