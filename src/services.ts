@@ -6,7 +6,7 @@ import type { Telemetry } from './observability/telemetry.js';
 import type { RelayServices } from './relay/handle-relay.js';
 import type { Store } from './store/database.js';
 import type { Repositories } from './store/repositories.js';
-import type { WebhookDeliverer } from './webhooks/webhook-deliverer.js';
+import type { WebhookDeliverer } from './events/webhooks/webhook-deliverer.js';
 
 /** Everything a request handler may call, built once at start. */
 export interface GatewayServices extends RelayServices {

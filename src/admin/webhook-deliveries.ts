@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
 import type { StoredWebhookEvent } from '../store/webhook-events-repository.js';
-import { postEvent } from '../webhooks/webhook-deliverer.js';
-import { webhookEvent } from '../webhooks/webhook-event.js';
+import { postEvent } from '../events/webhooks/webhook-deliverer.js';
+import { webhookEvent } from '../events/webhooks/webhook-event.js';
 import { invalidRequest } from './admin-error.js';
 import { parseListQuery } from './parse-query.js';
 

@@ -4,8 +4,8 @@ import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import { windowRefusalError } from './budgets/budget-refusal.js';
 import type { WindowRefusal } from './budgets/window-charge.js';
 import { formatUsd } from './money.js';
-import { exceededEvent } from '../webhooks/budget-events.js';
-import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { exceededEvent } from '../events/webhooks/budget-events.js';
+import type { WebhookOutbox } from '../events/webhooks/webhook-outbox.js';
 
 /** Money held for one request until it settles or is released, exactly once. */
 export class Reservation {

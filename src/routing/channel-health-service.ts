@@ -1,7 +1,7 @@
 import type { ChangeFeed } from '../events/change-feed.js';
 import type { Logger } from '../observability/logger.js';
 import { KeyRotation } from '../providers/key-rotation.js';
-import { channelStatusEvent } from '../webhooks/channel-events.js';
+import { channelStatusEvent } from '../events/webhooks/channel-events.js';
 import type { ChannelRecord, ChannelsRepository, ChannelStatus } from '../store/channels-repository.js';
 import { HealthRoute, type PairStatus, type RouteHost } from './candidate-route.js';
 import type {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { readJsonColumn, readNullableJsonColumn, unixNow } from './json-column.js';
-import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import type { WebhookEvent } from '../events/webhooks/webhook-event.js';
 import { WebhookEventsRepository } from './webhook-events-repository.js';
 import type { ChannelsTable, Database } from './schema.js';
 

@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { WindowCharge, WindowRefusal } from '../billing/budgets/window-charge.js';
-import type { ThresholdCrossing } from '../webhooks/budget-events.js';
+import type { ThresholdCrossing } from '../events/webhooks/budget-events.js';
 
 /** One window's counts as a group commit moves them (nano-USD, tokens, requests). */
 interface WindowState {

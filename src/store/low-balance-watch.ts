@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { lowBalanceEvent } from '../webhooks/balance-events.js';
-import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import { lowBalanceEvent } from '../events/webhooks/balance-events.js';
+import type { WebhookEvent } from '../events/webhooks/webhook-event.js';
 
 /**
  * The users of a group commit whose settlements may have taken their balance below their

@@ -6,8 +6,8 @@ import { LowBalanceWatch } from './low-balance-watch.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
-import { thresholdEvent } from '../webhooks/budget-events.js';
-import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import { thresholdEvent } from '../events/webhooks/budget-events.js';
+import type { WebhookEvent } from '../events/webhooks/webhook-event.js';
 
 /** What a money move needs of a hold. */
 interface HoldRow {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import type { WebhookEvent } from '../events/webhooks/webhook-event.js';
 import type { Database, WebhookEventsTable } from './schema.js';
 
 /** An event as the delivery worker and `GET /api/webhook-deliveries` read it. */

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import type { WebhookEventsRepository } from '../../src/store/webhook-events-repository.js';
-import { webhookEvent } from '../../src/webhooks/webhook-event.js';
-import { WebhookOutbox } from '../../src/webhooks/webhook-outbox.js';
+import { webhookEvent } from '../../src/events/webhooks/webhook-event.js';
+import { WebhookOutbox } from '../../src/events/webhooks/webhook-outbox.js';
 
 /** A repository whose writes finish when the test says, recording each event it was asked to store. */
 function pausedRepository() {

@@ -3,8 +3,8 @@ import { defaultSettings } from '../../src/config/settings-schema.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Store } from '../../src/store/database.js';
 import { WebhookEventsRepository } from '../../src/store/webhook-events-repository.js';
-import { WebhookDeliverer } from '../../src/webhooks/webhook-deliverer.js';
-import { webhookEvent } from '../../src/webhooks/webhook-event.js';
+import { WebhookDeliverer } from '../../src/events/webhooks/webhook-deliverer.js';
+import { webhookEvent } from '../../src/events/webhooks/webhook-event.js';
 import { storeVariants } from '../helpers/test-stores.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 

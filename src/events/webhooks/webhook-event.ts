@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { BudgetPeriod } from '../billing/budgets/budget-window.js';
-import { nanoToUsd } from '../billing/money.js';
+import type { BudgetPeriod } from '../../billing/budgets/budget-window.js';
+import { nanoToUsd } from '../../billing/money.js';
 
 /** An event to deliver (admin-api section 10.1), with the body it is sent and signed as. */
 export interface WebhookEvent {

@@ -1,6 +1,6 @@
-import type { Settings } from '../config/settings-schema.js';
-import type { Logger } from '../observability/logger.js';
-import type { StoredWebhookEvent, WebhookEventsRepository } from '../store/webhook-events-repository.js';
+import type { Settings } from '../../config/settings-schema.js';
+import type { Logger } from '../../observability/logger.js';
+import type { StoredWebhookEvent, WebhookEventsRepository } from '../../store/webhook-events-repository.js';
 import { webhookSignature } from './webhook-signature.js';
 
 /** An attempt that has no answer within this long failed (admin-api section 10.1). */

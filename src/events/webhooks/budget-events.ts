@@ -1,4 +1,4 @@
-import type { WindowCharge } from '../billing/budgets/window-charge.js';
+import type { WindowCharge } from '../../billing/budgets/window-charge.js';
 import { budgetFigure, webhookEvent, type BudgetEventData, type WebhookEvent } from './webhook-event.js';
 
 /** A window's settled usage of one dimension reached one of its `alert_at` fractions. */

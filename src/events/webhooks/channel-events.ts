@@ -1,4 +1,4 @@
-import type { ChannelRecord, ChannelStatus } from '../store/channels-repository.js';
+import type { ChannelRecord, ChannelStatus } from '../../store/channels-repository.js';
 import { webhookEvent, type WebhookEvent } from './webhook-event.js';
 
 /** `channel.auto_disabled` or `channel.recovered` (admin-api section 10.1): a status changed by health. */

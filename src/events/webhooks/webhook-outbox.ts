@@ -1,5 +1,5 @@
-import type { Logger } from '../observability/logger.js';
-import type { WebhookEventsRepository } from '../store/webhook-events-repository.js';
+import type { Logger } from '../../observability/logger.js';
+import type { WebhookEventsRepository } from '../../store/webhook-events-repository.js';
 import type { WebhookEvent } from './webhook-event.js';
 
 /** Ids remembered as stored; past this many the memory starts over (a repeat write changes nothing). */

@@ -1,4 +1,4 @@
-import { nanoToUsd } from '../billing/money.js';
+import { nanoToUsd } from '../../billing/money.js';
 import { webhookEvent, type WebhookEvent } from './webhook-event.js';
 
 /** `balance.low` (admin-api section 10.1): amounts in nano-USD, sent in USD. */
