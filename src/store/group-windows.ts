@@ -66,6 +66,7 @@ export class GroupWindows {
     for (let index = 0; index < windows.length; index += 1) {
       const window = windows[index]!;
       const state = this.current(window, hold.createdAt);
+      if (!state) continue;
       const dimension =
         window.period === 'concurrency' ? slotRefusal(window, state) : budgetRefusal(window, state, hold);
       if (dimension)
@@ -78,6 +79,7 @@ export class GroupWindows {
   reserve(windows: readonly WindowCharge[], hold: WindowHold): void {
     for (const window of windows) {
       const state = this.current(window, hold.createdAt);
+      if (!state) continue;
       state.heldUsd += hold.amount;
       state.heldTokens += hold.tokens;
       state.heldRequests += 1;
@@ -152,9 +154,15 @@ export class GroupWindows {
     return state;
   }
 
-  /** The window the request at `now` counts in: the stored one while it lasts, else a new one. */
-  private current(window: WindowCharge, now: number): WindowState {
+  /**
+   * The window the request at `now` counts in: the stored one while it lasts, else a new one. Null
+   * when another process has already started a window after `now` (the request's own closed as it
+   * arrived): the request counts in neither, as its settlement, which skips a window that started
+   * after the hold, expects.
+   */
+  private current(window: WindowCharge, now: number): WindowState | null {
     const state = this.stored(window.key);
+    if (state !== null && state.start > now) return null;
     const start = window.start ?? now;
     const past =
       state === null ||

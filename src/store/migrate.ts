@@ -8,6 +8,7 @@ import { moneyMovesFunctionMigration } from './migrations/0005-money-moves-funct
 import { moneyMovesPerUserMigration } from './migrations/0006-money-moves-per-user.js';
 import { spendLimitsMigration } from './migrations/0007-spend-limits.js';
 import { budgetMoneyMovesMigration } from './migrations/0008-budget-money-moves.js';
+import { newerWindowsMigration } from './migrations/0009-newer-windows.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0006-money-moves-per-user': moneyMovesPerUserMigration(store.dialect),
     '0007-spend-limits': spendLimitsMigration(store.dialect),
     '0008-budget-money-moves': budgetMoneyMovesMigration(store.dialect),
+    '0009-newer-windows': newerWindowsMigration(store.dialect),
   };
 }
 

@@ -167,6 +167,19 @@ describe.each(storeVariants())('budget windows in the money moves on $name', (va
     expect(await stored(today.key)).toEqual({ start: 87_400, used: [0, 0, 0], held: [100, 30, 1] });
   });
 
+  test('a request whose window another process has already rolled over counts in neither, and leaves nothing held', async () => {
+    const today = window({ requests: 1 });
+    const tomorrow = { ...today, start: 87_400, end: 173_800 };
+    const afterMidnight = hold([tomorrow], { at: 87_400 });
+    expect(await ledger.reserve(afterMidnight)).toBe('reserved');
+    const beforeMidnight = hold([today], { at: 87_399 });
+    expect(await ledger.reserve(beforeMidnight)).toBe('reserved');
+    expect(await stored(today.key)).toEqual({ start: 87_400, used: [0, 0, 0], held: [100, 30, 1] });
+    await settle(beforeMidnight, 70);
+    await settle(afterMidnight, 40);
+    expect(await stored(today.key)).toEqual({ start: 87_400, used: [40, 12, 1], held: [0, 0, 0] });
+  });
+
   test('a session window opens at its first request and again at the first one after it closed', async () => {
     const session = window({
       key: `session-${sequence}`,

@@ -16,6 +16,7 @@ const MIGRATIONS = [
   '0006-money-moves-per-user',
   '0007-spend-limits',
   '0008-budget-money-moves',
+  '0009-newer-windows',
 ];
 
 const opened: Array<() => Promise<void>> = [];

@@ -108,7 +108,8 @@ begin
 end $$;
 `;
 
-const moneyMovesFunction = `
+/** The function as this migration creates it; 0009 replaces it with a change of its own. */
+export const moneyMovesFunction = `
 create or replace function gateway_money_moves(moves jsonb) returns text[] language plpgsql as $$
 declare
   move record;
