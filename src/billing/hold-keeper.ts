@@ -39,7 +39,11 @@ export class HoldKeeper {
       { owner: keeper.owner, host: keeper.host, pid: process.pid },
       options.ttlMs,
     );
-    await keeper.returnDeadOwnersHolds();
+    // A failure here (a deadlock with another instance's batch, a dropped connection) must not stop
+    // the start: the next tick returns them.
+    await keeper.returnDeadOwnersHolds().catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'could not return the holds of stopped processes yet; will retry');
+    });
     keeper.timer = setInterval(() => void keeper.tick(), Math.max(50, Math.floor(options.ttlMs / 3)));
     keeper.timer.unref();
     return keeper;

@@ -59,6 +59,30 @@ describe.each(storeVariants())('hold keeper on $name', (variant) => {
 
   const balanceOf = async (id: number) => (await repositories.users.find(id))?.balance;
 
+  test('a start whose return of dead holds fails still starts, and the next tick returns them', async () => {
+    const orphan = await userWithHold('gone-during-a-hiccup', 100_000);
+    const ledger = openMoneyLedger(store);
+    let failures = 1;
+    const keeper = await HoldKeeper.start({
+      ledger: {
+        ...ledger,
+        returnHolds: (owner) =>
+          failures-- > 0 ? Promise.reject(new Error('deadlock detected')) : ledger.returnHolds(owner),
+      },
+      leases,
+      logger: createLogger('silent'),
+      ttlMs: 150,
+      onReturned: async (holds) => void (returnedCount += holds.length),
+      onLeaseLost: () => undefined,
+    });
+    keepers.push(keeper);
+    expect(returnedCount).toBe(0);
+    for (let waited = 0; waited < 2_000 && returnedCount === 0; waited += 25)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(returnedCount).toBe(1);
+    expect(await balanceOf(orphan.user.id)).toBe(1_000_000);
+  });
+
   test('on start, holds of owners without a lease, with an expired lease or a dead pid here are returned', async () => {
     const noLease = await userWithHold('gone', 100_000);
     const expired = await userWithHold('expired', 100_000);
