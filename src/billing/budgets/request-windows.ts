@@ -24,12 +24,33 @@ export function requestWindows(
   for (const scope of scopes) {
     for (const budget of scope.budgets) {
       if (budget.models && !budget.models.includes(request.model)) continue;
-      windows.push(budgetCharge(scope, budget, request.nowMs, request.timeZone));
+      addWindow(windows, budgetCharge(scope, budget, request.nowMs, request.timeZone));
     }
     if (scope.maxConcurrency !== null) windows.push(concurrencyCharge(scope, scope.maxConcurrency));
   }
   if (windows.length === 0) return undefined;
   return { tokens: request.tokens, windows, events: request.events };
+}
+
+/**
+ * Two budgets of one scope with the same period and models count in one row: one window whose
+ * limits are the lower of each, alerting at the fractions of both.
+ */
+function addWindow(windows: WindowCharge[], charge: WindowCharge): void {
+  const same = windows.find((window) => window.key === charge.key);
+  if (!same) {
+    windows.push(charge);
+    return;
+  }
+  same.usd = lower(same.usd, charge.usd);
+  same.tokens = lower(same.tokens, charge.tokens);
+  same.requests = lower(same.requests, charge.requests);
+  same.alertAt = [...new Set([...same.alertAt, ...charge.alertAt])].sort((a, b) => a - b);
+}
+
+function lower(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
 }
 
 /**
