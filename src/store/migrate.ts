@@ -9,6 +9,7 @@ import { moneyMovesPerUserMigration } from './migrations/0006-money-moves-per-us
 import { spendLimitsMigration } from './migrations/0007-spend-limits.js';
 import { budgetMoneyMovesMigration } from './migrations/0008-budget-money-moves.js';
 import { newerWindowsMigration } from './migrations/0009-newer-windows.js';
+import { windowsPerBatchMigration } from './migrations/0010-windows-per-batch.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0007-spend-limits': spendLimitsMigration(store.dialect),
     '0008-budget-money-moves': budgetMoneyMovesMigration(store.dialect),
     '0009-newer-windows': newerWindowsMigration(store.dialect),
+    '0010-windows-per-batch': windowsPerBatchMigration(store.dialect),
   };
 }
 

@@ -17,6 +17,7 @@ const MIGRATIONS = [
   '0007-spend-limits',
   '0008-budget-money-moves',
   '0009-newer-windows',
+  '0010-windows-per-batch',
 ];
 
 const opened: Array<() => Promise<void>> = [];
