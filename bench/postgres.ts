@@ -15,7 +15,7 @@ export interface PostgresResult {
   /** The CPU time of every PostgreSQL server process on the machine, per request. */
   database_cpu_us_per_request: number;
   /** A key with a daily budget and a concurrency cap, against the key without. */
-  budget_and_concurrency_cap: ReturnType<typeof spendLimitFigures>;
+  budget_and_concurrency_cap: ReturnType<typeof spendLimitFigures> & { database_cpu_us_per_request: number };
   errors: number;
 }
 
@@ -92,7 +92,10 @@ export async function measurePostgres(options: {
       rps: round(result.rps, 0),
       cpu_us_per_request: round(result.cpuPerRequest, 1),
       database_cpu_us_per_request: round(result.databaseCpuPerRequest, 1),
-      budget_and_concurrency_cap: spendLimitFigures(result, budgetedResult),
+      budget_and_concurrency_cap: {
+        ...spendLimitFigures(result, budgetedResult),
+        database_cpu_us_per_request: round(budgetedResult.databaseCpuPerRequest, 1),
+      },
       errors: result.errors + budgetedResult.errors,
     };
   } finally {
