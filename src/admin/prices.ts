@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
-import { invalidField, notFound } from './admin-error.js';
+import { notFound } from './admin-error.js';
+import { modelFromPath } from './model-from-path.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { PRICE_READ_ONLY_FIELDS, putPriceSchema } from './price-schemas.js';
-import { publicModelIdProblem } from './public-model-id.js';
 import { serializePrice } from './serialize-price.js';
 
-/**
- * `/api/prices` (admin-api section 2, Prices). The model is the rest of the path, so ids holding
- * `/` work whether the client encodes it (`meta%2Fllama-3`) or not.
- */
+/** `/api/prices` (admin-api section 2, Prices); the model is the rest of the path. */
 export function registerPriceRoutes(app: FastifyInstance, services: GatewayServices): void {
   const prices = services.repositories.prices;
 
@@ -48,11 +45,4 @@ export function registerPriceRoutes(app: FastifyInstance, services: GatewayServi
     await services.changes.publish('prices');
     return serializePrice(price);
   });
-}
-
-function modelFromPath(params: unknown): string {
-  const model = String((params as Record<string, unknown>)['*'] ?? '');
-  const problem = publicModelIdProblem(model);
-  if (problem) throw invalidField('model', problem);
-  return model;
 }

@@ -18,6 +18,7 @@ import { registerSettingRoutes } from './settings.js';
 import { SignInVerifier } from './sign-in-verifier.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
+import { registerModelMetadataRoutes } from './model-metadata.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 /**
@@ -69,5 +70,6 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerStatsRoutes(group, services);
     registerBudgetRoutes(group, services);
     registerWebhookDeliveryRoutes(group, services);
+    registerModelMetadataRoutes(group, services);
   });
 }

@@ -1,5 +1,5 @@
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import type { ChangeTopic } from '../events/change-feed.js';
+import { CHANGE_TOPICS, type ChangeTopic } from '../events/change-feed.js';
 import type { AttemptDecision, AttemptTicket } from '../limits/login-throttle.js';
 import type { RateDecision, RateLease, RateLimits } from '../limits/rate-limiter.js';
 import { readHealthUpdate, type HealthUpdate } from '../routing/health-update.js';
@@ -78,7 +78,7 @@ export type Envelope =
   | { gateway: 'reply'; id: number; body: unknown; error?: string }
   | { gateway: 'notice'; op: NoticeName; body: JsonObject };
 
-const topics = new Set<string>(['users', 'keys', 'channels', 'prices', 'groups', 'settings']);
+const topics = new Set<string>(CHANGE_TOPICS);
 
 const readLimit = (value: unknown): number | null | undefined =>
   value === null ? null : asFiniteNumber(value);

@@ -4,7 +4,9 @@
  * a Redis-backed feed with the same interface; the workers of one machine, the IPC feed through
  * their primary (ipc-change-feed.ts).
  */
-export type ChangeTopic = 'users' | 'keys' | 'channels' | 'prices' | 'groups' | 'settings';
+/** What a change notice may be about; `models` covers model metadata and virtual models. */
+export const CHANGE_TOPICS = ['users', 'keys', 'channels', 'prices', 'groups', 'settings', 'models'] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** Listeners may reload asynchronously; `publish` resolves once every local listener has finished. */
 export type ChangeListener = (topic: ChangeTopic) => void | Promise<void>;

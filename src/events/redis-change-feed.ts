@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from './connect-redis.js';
 import { isJsonObject, parseJson } from '../protocols/wire-json.js';
-import { LocalChangeFeed, type ChangeFeed, type ChangeListener, type ChangeTopic } from './change-feed.js';
+import {
+  CHANGE_TOPICS,
+  LocalChangeFeed,
+  type ChangeFeed,
+  type ChangeListener,
+  type ChangeTopic,
+} from './change-feed.js';
 
 const CHANNEL = 'gateway:changes';
-const topics = new Set<ChangeTopic>(['users', 'keys', 'channels', 'prices', 'groups', 'settings']);
+const topics = new Set<string>(CHANGE_TOPICS);
 
 /**
  * Change notices shared by every instance on one Redis: a change made here reaches the local caches
@@ -60,8 +66,10 @@ export class RedisChangeFeed implements ChangeFeed {
     const parsed = parseJson(message);
     if (!parsed.ok || !isJsonObject(parsed.value)) return;
     const notice = parsed.value;
-    if (notice.origin === this.instanceId || !topics.has(notice.topic as ChangeTopic)) return;
-    const topic = notice.topic as ChangeTopic;
-    this.local.deliver(topic).catch((error: unknown) => this.onError(error, `reload of ${topic}`));
+    const topic = notice.topic;
+    if (notice.origin === this.instanceId || typeof topic !== 'string' || !topics.has(topic)) return;
+    this.local
+      .deliver(topic as ChangeTopic)
+      .catch((error: unknown) => this.onError(error, `reload of ${topic}`));
   }
 }

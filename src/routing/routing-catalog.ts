@@ -1,8 +1,9 @@
-import type { ChangeFeed } from '../events/change-feed.js';
+import type { ChangeFeed, ChangeTopic } from '../events/change-feed.js';
 import { findProvider } from '../providers/registry.js';
 import type { ChannelRecord, ChannelsRepository } from '../store/channels-repository.js';
 import type { GroupRecord, GroupsRepository } from '../store/groups-repository.js';
 import type { PriceRecord, PricesRepository } from '../store/prices-repository.js';
+import type { ModelMetadataRecord, ModelMetadataRepository } from '../store/model-metadata-repository.js';
 import type { EndpointType } from './endpoint-type.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
 
@@ -35,10 +36,21 @@ interface Snapshot {
   groupRatios: Map<string, number>;
   /** Groups with budgets or a concurrency cap (admin-api section 10). */
   limitedGroups: Map<string, GroupRecord>;
+  /** What is known of each model (admin-api section 11.1). */
+  modelMetadata: Map<string, ModelMetadataRecord>;
 }
 
+interface CatalogRepositories {
+  channels: ChannelsRepository;
+  prices: PricesRepository;
+  groups: GroupsRepository;
+  modelMetadata: ModelMetadataRepository;
+}
+
+const CATALOG_TOPICS = new Set<ChangeTopic>(['channels', 'prices', 'groups', 'models']);
+
 /**
- * Channels, prices and group ratios held in memory for the hot path, rebuilt whenever
+ * Channels, prices, group ratios and model metadata held in memory for the hot path, rebuilt whenever
  * the management API changes one of them.
  */
 export class RoutingCatalog {
@@ -48,25 +60,20 @@ export class RoutingCatalog {
     prices: new Map(),
     groupRatios: new Map(),
     limitedGroups: new Map(),
+    modelMetadata: new Map(),
   };
   private reloading: Promise<void> | undefined;
 
-  private constructor(
-    private readonly repositories: {
-      channels: ChannelsRepository;
-      prices: PricesRepository;
-      groups: GroupsRepository;
-    },
-  ) {}
+  private constructor(private readonly repositories: CatalogRepositories) {}
 
   static async load(options: {
-    repositories: { channels: ChannelsRepository; prices: PricesRepository; groups: GroupsRepository };
+    repositories: CatalogRepositories;
     changes: ChangeFeed;
   }): Promise<RoutingCatalog> {
     const catalog = new RoutingCatalog(options.repositories);
     await catalog.reload();
     options.changes.subscribe((topic) => {
-      if (topic === 'channels' || topic === 'prices' || topic === 'groups') return catalog.reload();
+      if (CATALOG_TOPICS.has(topic)) return catalog.reload();
     });
     return catalog;
   }
@@ -76,12 +83,13 @@ export class RoutingCatalog {
     const previous = this.reloading;
     const next = (async () => {
       await previous?.catch(() => undefined);
-      const [channels, prices, groups] = await Promise.all([
+      const [channels, prices, groups, modelMetadata] = await Promise.all([
         this.repositories.channels.all(),
         this.repositories.prices.all(),
         this.repositories.groups.all(),
+        this.repositories.modelMetadata.all(),
       ]);
-      this.snapshot = buildSnapshot(channels, prices, groups);
+      this.snapshot = buildSnapshot(channels, prices, groups, modelMetadata);
     })();
     this.reloading = next;
     await next;
@@ -98,6 +106,11 @@ export class RoutingCatalog {
 
   price(model: string): PriceRecord | undefined {
     return this.snapshot.prices.get(model);
+  }
+
+  /** What is known of the model; undefined when nothing is. */
+  modelMetadata(model: string): ModelMetadataRecord | undefined {
+    return this.snapshot.modelMetadata.get(model);
   }
 
   groupRatio(group: string): number {
@@ -119,7 +132,12 @@ export class RoutingCatalog {
   }
 }
 
-function buildSnapshot(channels: ChannelRecord[], prices: PriceRecord[], groups: GroupRecord[]): Snapshot {
+function buildSnapshot(
+  channels: ChannelRecord[],
+  prices: PriceRecord[],
+  groups: GroupRecord[],
+  modelMetadata: ModelMetadataRecord[],
+): Snapshot {
   const routable = channels.map(toRoutableChannel);
   const serving = new Map<string, Map<string, RoutableChannel[]>>();
   for (const channel of routable) {
@@ -142,6 +160,7 @@ function buildSnapshot(channels: ChannelRecord[], prices: PriceRecord[], groups:
     serving,
     prices: new Map(prices.map((price) => [price.model, price])),
     groupRatios: new Map(groups.map((group) => [group.name, group.ratio])),
+    modelMetadata: new Map(modelMetadata.map((metadata) => [metadata.model, metadata])),
     limitedGroups: new Map(
       groups
         .filter((group) => group.budgets.length > 0 || group.maxConcurrency !== null)

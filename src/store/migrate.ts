@@ -10,6 +10,7 @@ import { spendLimitsMigration } from './migrations/0007-spend-limits.js';
 import { budgetMoneyMovesMigration } from './migrations/0008-budget-money-moves.js';
 import { newerWindowsMigration } from './migrations/0009-newer-windows.js';
 import { windowsPerBatchMigration } from './migrations/0010-windows-per-batch.js';
+import { modelMetadataMigration } from './migrations/0011-model-metadata.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -24,6 +25,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0008-budget-money-moves': budgetMoneyMovesMigration(store.dialect),
     '0009-newer-windows': newerWindowsMigration(store.dialect),
     '0010-windows-per-batch': windowsPerBatchMigration(store.dialect),
+    '0011-model-metadata': modelMetadataMigration,
   };
 }
 

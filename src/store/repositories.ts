@@ -7,6 +7,7 @@ import { PricesRepository } from './prices-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
 import { UsageLogsRepository } from './usage-logs-repository.js';
 import { UsageStatsRepository } from './usage-stats-repository.js';
+import { ModelMetadataRepository } from './model-metadata-repository.js';
 import { UsersRepository } from './users-repository.js';
 import { WebhookEventsRepository } from './webhook-events-repository.js';
 
@@ -22,6 +23,7 @@ export interface Repositories {
   usageStats: UsageStatsRepository;
   sessions: SessionsRepository;
   webhookEvents: WebhookEventsRepository;
+  modelMetadata: ModelMetadataRepository;
 }
 
 export function createRepositories(store: Store): Repositories {
@@ -38,5 +40,6 @@ export function createRepositories(store: Store): Repositories {
     usageStats: new UsageStatsRepository(db),
     sessions: new SessionsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
+    modelMetadata: new ModelMetadataRepository(db),
   };
 }

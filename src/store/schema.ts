@@ -73,6 +73,15 @@ export interface PricesTable {
   per_request: number | null;
 }
 
+/** What is known of a public model ID (admin-api section 11.1); null: unknown. */
+export interface ModelMetadataTable {
+  model: string;
+  context_window: number | null;
+  max_output_tokens: number | null;
+  /** JSON array of capability names; null: unknown. */
+  capabilities: string | null;
+}
+
 export interface GroupsTable {
   name: string;
   ratio: number;
@@ -205,6 +214,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   channels: ChannelsTable;
   prices: PricesTable;
+  model_metadata: ModelMetadataTable;
   groups: GroupsTable;
   settings: SettingsTable;
   system_state: SystemStateTable;

@@ -18,6 +18,7 @@ const MIGRATIONS = [
   '0008-budget-money-moves',
   '0009-newer-windows',
   '0010-windows-per-batch',
+  '0011-model-metadata',
 ];
 
 const opened: Array<() => Promise<void>> = [];
