@@ -19,6 +19,7 @@ import { SignInVerifier } from './sign-in-verifier.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
 import { registerModelMetadataRoutes } from './model-metadata.js';
+import { registerVirtualModelRoutes } from './virtual-models.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 /**
@@ -71,5 +72,6 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerBudgetRoutes(group, services);
     registerWebhookDeliveryRoutes(group, services);
     registerModelMetadataRoutes(group, services);
+    registerVirtualModelRoutes(group, services);
   });
 }

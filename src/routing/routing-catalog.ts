@@ -4,6 +4,7 @@ import type { ChannelRecord, ChannelsRepository } from '../store/channels-reposi
 import type { GroupRecord, GroupsRepository } from '../store/groups-repository.js';
 import type { PriceRecord, PricesRepository } from '../store/prices-repository.js';
 import type { ModelMetadataRecord, ModelMetadataRepository } from '../store/model-metadata-repository.js';
+import type { VirtualModelRecord, VirtualModelsRepository } from '../store/virtual-models-repository.js';
 import type { EndpointType } from './endpoint-type.js';
 import { mapUpstreamModel } from '../providers/map-upstream-model.js';
 
@@ -38,6 +39,10 @@ interface Snapshot {
   limitedGroups: Map<string, GroupRecord>;
   /** What is known of each model (admin-api section 11.1). */
   modelMetadata: Map<string, ModelMetadataRecord>;
+  /** Public names served by one of several models (admin-api section 11.2). */
+  virtualModels: Map<string, VirtualModelRecord>;
+  /** Every model some channel serves, whatever the channel's status or group. */
+  servedModels: Set<string>;
 }
 
 interface CatalogRepositories {
@@ -45,12 +50,13 @@ interface CatalogRepositories {
   prices: PricesRepository;
   groups: GroupsRepository;
   modelMetadata: ModelMetadataRepository;
+  virtualModels: VirtualModelsRepository;
 }
 
 const CATALOG_TOPICS = new Set<ChangeTopic>(['channels', 'prices', 'groups', 'models']);
 
 /**
- * Channels, prices, group ratios and model metadata held in memory for the hot path, rebuilt whenever
+ * Channels, prices, group ratios, model metadata and virtual models held in memory for the hot path, rebuilt whenever
  * the management API changes one of them.
  */
 export class RoutingCatalog {
@@ -61,6 +67,8 @@ export class RoutingCatalog {
     groupRatios: new Map(),
     limitedGroups: new Map(),
     modelMetadata: new Map(),
+    virtualModels: new Map(),
+    servedModels: new Set(),
   };
   private reloading: Promise<void> | undefined;
 
@@ -83,13 +91,14 @@ export class RoutingCatalog {
     const previous = this.reloading;
     const next = (async () => {
       await previous?.catch(() => undefined);
-      const [channels, prices, groups, modelMetadata] = await Promise.all([
+      const [channels, prices, groups, modelMetadata, virtualModels] = await Promise.all([
         this.repositories.channels.all(),
         this.repositories.prices.all(),
         this.repositories.groups.all(),
         this.repositories.modelMetadata.all(),
+        this.repositories.virtualModels.all(),
       ]);
-      this.snapshot = buildSnapshot(channels, prices, groups, modelMetadata);
+      this.snapshot = buildSnapshot(channels, prices, groups, modelMetadata, virtualModels);
     })();
     this.reloading = next;
     await next;
@@ -111,6 +120,21 @@ export class RoutingCatalog {
   /** What is known of the model; undefined when nothing is. */
   modelMetadata(model: string): ModelMetadataRecord | undefined {
     return this.snapshot.modelMetadata.get(model);
+  }
+
+  /** The virtual model of that name; undefined when there is none. */
+  virtualModel(name: string): VirtualModelRecord | undefined {
+    return this.snapshot.virtualModels.get(name);
+  }
+
+  /** Every virtual model, by name. */
+  allVirtualModels(): ReadonlyMap<string, VirtualModelRecord> {
+    return this.snapshot.virtualModels;
+  }
+
+  /** Whether some channel (of any group, in any status) serves the model. */
+  servesModel(model: string): boolean {
+    return this.snapshot.servedModels.has(model);
   }
 
   groupRatio(group: string): number {
@@ -137,6 +161,7 @@ function buildSnapshot(
   prices: PriceRecord[],
   groups: GroupRecord[],
   modelMetadata: ModelMetadataRecord[],
+  virtualModels: VirtualModelRecord[],
 ): Snapshot {
   const routable = channels.map(toRoutableChannel);
   const serving = new Map<string, Map<string, RoutableChannel[]>>();
@@ -161,6 +186,8 @@ function buildSnapshot(
     prices: new Map(prices.map((price) => [price.model, price])),
     groupRatios: new Map(groups.map((group) => [group.name, group.ratio])),
     modelMetadata: new Map(modelMetadata.map((metadata) => [metadata.model, metadata])),
+    virtualModels: new Map(virtualModels.map((model) => [model.name, model])),
+    servedModels: new Set(channels.flatMap((channel) => channel.models)),
     limitedGroups: new Map(
       groups
         .filter((group) => group.budgets.length > 0 || group.maxConcurrency !== null)

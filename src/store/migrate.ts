@@ -11,6 +11,7 @@ import { budgetMoneyMovesMigration } from './migrations/0008-budget-money-moves.
 import { newerWindowsMigration } from './migrations/0009-newer-windows.js';
 import { windowsPerBatchMigration } from './migrations/0010-windows-per-batch.js';
 import { modelMetadataMigration } from './migrations/0011-model-metadata.js';
+import { virtualModelsMigration } from './migrations/0012-virtual-models.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0009-newer-windows': newerWindowsMigration(store.dialect),
     '0010-windows-per-batch': windowsPerBatchMigration(store.dialect),
     '0011-model-metadata': modelMetadataMigration,
+    '0012-virtual-models': virtualModelsMigration(store.dialect),
   };
 }
 

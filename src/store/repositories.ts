@@ -9,6 +9,7 @@ import { UsageLogsRepository } from './usage-logs-repository.js';
 import { UsageStatsRepository } from './usage-stats-repository.js';
 import { ModelMetadataRepository } from './model-metadata-repository.js';
 import { UsersRepository } from './users-repository.js';
+import { VirtualModelsRepository } from './virtual-models-repository.js';
 import { WebhookEventsRepository } from './webhook-events-repository.js';
 
 export interface Repositories {
@@ -24,6 +25,7 @@ export interface Repositories {
   sessions: SessionsRepository;
   webhookEvents: WebhookEventsRepository;
   modelMetadata: ModelMetadataRepository;
+  virtualModels: VirtualModelsRepository;
 }
 
 export function createRepositories(store: Store): Repositories {
@@ -41,5 +43,6 @@ export function createRepositories(store: Store): Repositories {
     sessions: new SessionsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),
     modelMetadata: new ModelMetadataRepository(db),
+    virtualModels: new VirtualModelsRepository(db),
   };
 }

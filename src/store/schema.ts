@@ -82,6 +82,16 @@ export interface ModelMetadataTable {
   capabilities: string | null;
 }
 
+export interface VirtualModelsTable {
+  name: string;
+  /** JSON array of {model, priority, weight}. */
+  targets: string;
+  strategy: 'priority' | 'latency';
+  /** JSON array of failure kinds. */
+  fallback_on: string;
+  sticky: number | boolean;
+}
+
 export interface GroupsTable {
   name: string;
   ratio: number;
@@ -215,6 +225,7 @@ export interface Database {
   channels: ChannelsTable;
   prices: PricesTable;
   model_metadata: ModelMetadataTable;
+  virtual_models: VirtualModelsTable;
   groups: GroupsTable;
   settings: SettingsTable;
   system_state: SystemStateTable;

@@ -19,6 +19,7 @@ const MIGRATIONS = [
   '0009-newer-windows',
   '0010-windows-per-batch',
   '0011-model-metadata',
+  '0012-virtual-models',
 ];
 
 const opened: Array<() => Promise<void>> = [];
