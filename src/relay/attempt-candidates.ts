@@ -10,7 +10,8 @@ import {
   type UpstreamCallPlan,
 } from '../providers/prepare-upstream-call.js';
 import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
-import type { ChannelHealth, PairAttempt } from '../routing/channel-health.js';
+import type { ChannelHealth, PairAttempt, PairFailure } from '../routing/channel-health.js';
+import { classifyFailure, type FailureKind } from '../routing/policy/failure-kind.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
 import { callUpstream, isRetryableStatus, MAX_ERROR_BODY_BYTES } from './call-upstream.js';
@@ -96,20 +97,45 @@ function isCredentialRefusal(status: number): boolean {
   return status === 401 || status === 403;
 }
 
+/**
+ * Tells health how the attempt ended, by the failure's kind (`classifyFailure`): a timeout, a
+ * rate limit or a server error cools the pair down; a refused key is set aside; a failure another
+ * channel would answer no better (context length, content filter, any other) says nothing of it.
+ */
 function report(attempt: PairAttempt, outcome: UpstreamOutcome, cancellation: Cancellation): void {
   if (outcome.kind === 'answered' || outcome.kind === 'streaming') return attempt.succeeded();
   if (cancellation.aborted || outcome.kind === 'unserved') return attempt.abandoned();
-  if (outcome.kind === 'unreachable') return attempt.failed({ detail: outcome.detail });
-  if (outcome.kind === 'timeout') return attempt.failed({ detail: outcome.limit });
-  const status = outcome.reply.statusCode;
-  if (isRetryableStatus(status))
-    return attempt.failed({
-      retryAfter: outcome.reply.headers['retry-after'],
-      detail: `HTTP ${status}`,
-      rateLimited: status === 429 ? { message: rateLimitMessage(outcome) } : undefined,
-    });
-  if (isCredentialRefusal(status)) return attempt.refused();
-  attempt.abandoned();
+  if (outcome.kind === 'upstream-error' && isCredentialRefusal(outcome.reply.statusCode))
+    return attempt.refused();
+  const failure =
+    outcome.kind === 'upstream-error' ? outcome.failure : classifyFailure({ kind: 'transport' });
+  switch (failure) {
+    case 'timeout':
+    case 'rate_limit':
+    case 'server_error':
+      return attempt.failed(pairFailure(outcome, failure));
+    case 'context_length':
+    case 'content_filter':
+    case 'other':
+      return attempt.abandoned();
+    default: {
+      const unknown: never = failure;
+      return unknown;
+    }
+  }
+}
+
+function pairFailure(
+  outcome: Extract<UpstreamOutcome, { kind: 'upstream-error' | 'timeout' | 'unreachable' }>,
+  failure: FailureKind,
+): PairFailure {
+  if (outcome.kind === 'unreachable') return { detail: outcome.detail };
+  if (outcome.kind === 'timeout') return { detail: outcome.limit };
+  return {
+    retryAfter: outcome.reply.headers['retry-after'],
+    detail: `HTTP ${outcome.reply.statusCode}`,
+    rateLimited: failure === 'rate_limit' ? { message: rateLimitMessage(outcome) } : undefined,
+  };
 }
 
 async function attemptOne(
@@ -206,7 +232,10 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
   }
   // Read whole: an error reply (up to MAX_ERROR_BODY_BYTES), or a reply not streamed.
   const { body } = reply;
-  if (statusCode >= 400) return { kind: 'upstream-error', channel, reply, body: body! };
+  if (statusCode >= 400) {
+    const failure = classifyFailure({ kind: 'reply', status: statusCode, body, headers: reply.headers });
+    return { kind: 'upstream-error', channel, reply, body: body!, failure };
+  }
   observation.firstByte();
   if (!body)
     return {

@@ -1,6 +1,7 @@
 import type { JsonDocument } from '../protocols/json-document.js';
 import type { TimeoutLimit } from '../errors/catalogue.js';
 import type { StreamFraming } from '../providers/provider-descriptor.js';
+import type { FailureKind } from '../routing/policy/failure-kind.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { UpstreamBody, UpstreamHead } from './upstream-call.js';
 import type { UpstreamPlan } from './plan.js';
@@ -34,6 +35,8 @@ export type UpstreamOutcome =
       reply: UpstreamHead;
       /** The reply's body, read up to `MAX_ERROR_BODY_BYTES`. */
       body: Buffer;
+      /** What the failure is, classified once here for health and fallback (`classifyFailure`). */
+      failure: FailureKind;
     }
   /** A limit the gateway enforces ran out: its own error, 504 `upstream_timeout`. */
   | { kind: 'timeout'; channel: RoutableChannel; limit: TimeoutLimit; seconds: number }

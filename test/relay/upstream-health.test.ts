@@ -54,6 +54,18 @@ test('429 with Retry-After cools the pair down for at least that long; the secon
   expect(fx.upstream.requests).toHaveLength(2);
 });
 
+test('an upstream 400 saying the input is too long says nothing of the pair: passed through, the pair stays healthy', async () => {
+  const message =
+    "This model's maximum context length is 128000 tokens. However, your messages resulted in 204308 tokens. Please reduce the length of the messages.";
+  fx.upstream.script({ type: 'error', status: 400, message });
+  const response = await chat();
+  expect(response.status).toBe(400);
+  expect(response.body.error.message).toBe(message);
+  expect(backup.requests).toHaveLength(0);
+  const health = (await fx.gw.admin('GET', `/channels/${fx.channelId}/health`)).body;
+  expect(health.data[0]).toMatchObject({ state: 'healthy', failures: 0 });
+});
+
 test('a refused key is set aside and the request goes on with the next key of the same channel', async () => {
   await fx.gw.admin('PATCH', `/channels/${fx.channelId}`, { keys: ['sk-revoked-0123456789', UPSTREAM_KEY] });
   const answers = [await chat(), await chat(), await chat()];
