@@ -8,6 +8,7 @@ import { ModelsPage } from './models/models-page';
 import { NotFoundPage } from './not-found-page';
 import { SettingsPage } from './settings/settings-page';
 import { UsersPage } from './users/users-page';
+import { VirtualModelsPage } from './virtual-models/virtual-models-page';
 
 /** The pages of an admin session (the root admin or a user with role `admin`). */
 export function AdminRoutes() {
@@ -16,6 +17,7 @@ export function AdminRoutes() {
       <Route path="/" element={<DashboardPage />} />
       <Route path="/channels" element={<ChannelsPage />} />
       <Route path="/models" element={<ModelsPage />} />
+      <Route path="/virtual-models" element={<VirtualModelsPage />} />
       <Route path="/users" element={<UsersPage />} />
       <Route path="/keys" element={<AdminKeysPage />} />
       <Route path="/groups" element={<GroupsPage />} />

@@ -37,7 +37,17 @@ const MODEL = 'gpt-4o-mini';
 const ALICE = { username: 'alice', password: 'alice-password-1' };
 /** Alice's language changes in the Chinese test; Bob stays in English. */
 const BOB = { username: 'bob', password: 'bob-password-1' };
-const ADMIN_PAGES = ['Dashboard', 'Channels', 'Models', 'Users', 'Keys', 'Groups', 'Settings', 'Logs'];
+const ADMIN_PAGES = [
+  'Dashboard',
+  'Channels',
+  'Models',
+  'Virtual models',
+  'Users',
+  'Keys',
+  'Groups',
+  'Settings',
+  'Logs',
+];
 const USER_PAGES = ['Dashboard', 'Keys', 'Logs', 'Quick start'];
 
 let dataDir: string;

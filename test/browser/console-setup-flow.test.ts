@@ -73,7 +73,17 @@ test('the root admin signs in with the admin token and sees the whole navigation
   await signInWithToken(admin, ADMIN_TOKEN);
   await expectOneHeading(admin, 'Dashboard');
   const entries = await admin.getByRole('navigation').getByRole('link').allTextContents();
-  expect(entries).toEqual(['Dashboard', 'Channels', 'Models', 'Users', 'Keys', 'Groups', 'Settings', 'Logs']);
+  expect(entries).toEqual([
+    'Dashboard',
+    'Channels',
+    'Models',
+    'Virtual models',
+    'Users',
+    'Keys',
+    'Groups',
+    'Settings',
+    'Logs',
+  ]);
 });
 
 test('a channel pointing at the fake vendor is created through the form', async () => {

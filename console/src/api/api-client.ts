@@ -64,9 +64,11 @@ function toApiError(response: Response, parsed: ParsedJson): ApiError {
   const error = parsed.ok && isRecord(parsed.value) ? parsed.value['error'] : undefined;
   const message = isRecord(error) && typeof error['message'] === 'string' ? error['message'] : undefined;
   const code = isRecord(error) && typeof error['code'] === 'string' ? error['code'] : undefined;
+  const param = isRecord(error) && typeof error['param'] === 'string' ? error['param'] : undefined;
   return new ApiError({
     status: response.status,
     code,
+    param,
     message: message ?? `HTTP ${response.status} ${response.statusText}`.trim(),
   });
 }

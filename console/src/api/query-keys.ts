@@ -7,6 +7,8 @@ export const queryKeys = {
   channels: ['channels'] as const,
   channelHealth: (id: number) => ['channels', id, 'health'] as const,
   prices: ['prices'] as const,
+  modelMetadata: ['model-metadata'] as const,
+  virtualModels: ['virtual-models'] as const,
   groups: ['groups'] as const,
   settings: ['settings'] as const,
   logs: ['logs'] as const,

@@ -1,4 +1,4 @@
-/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8 and 10). Money in USD, times in Unix seconds. */
+/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8, 10 and 11). Money in USD, times in Unix seconds. */
 
 export type Role = 'user' | 'admin';
 export type Language = 'en' | 'zh-CN';
@@ -185,6 +185,60 @@ export interface Price {
 
 export type PriceFields = Omit<Price, 'model'>;
 
+/** What a request may need of a model (admin-api section 11.1). */
+export const MODEL_CAPABILITIES = ['tools', 'vision', 'json_schema', 'reasoning', 'audio'] as const;
+export type ModelCapability = (typeof MODEL_CAPABILITIES)[number];
+
+/**
+ * What is known of a public model ID (admin-api section 11.1); null is unknown and never excludes the
+ * model. `capabilities` is read as plain strings: a newer gateway's capability is kept, not dropped.
+ */
+export interface ModelMetadata {
+  model: string;
+  context_window: number | null;
+  max_output_tokens: number | null;
+  /** Null: unknown; `[]`: known to have none. */
+  capabilities: (ModelCapability | (string & {}))[] | null;
+}
+
+/** The body of `PUT /api/models/{model}`. */
+export type ModelMetadataFields = Omit<ModelMetadata, 'model'>;
+
+/** The failures that move a virtual model's request to its next target (admin-api section 11.3). */
+export const FALLBACK_KINDS = [
+  'rate_limit',
+  'server_error',
+  'timeout',
+  'context_length',
+  'content_filter',
+] as const;
+export type FallbackKind = (typeof FALLBACK_KINDS)[number];
+
+export const VIRTUAL_MODEL_STRATEGIES = ['priority', 'latency'] as const;
+export type VirtualModelStrategy = (typeof VIRTUAL_MODEL_STRATEGIES)[number];
+
+/** One public model ID a virtual model routes to: higher priority first, weighted random within one. */
+export interface VirtualModelTarget {
+  model: string;
+  priority: number;
+  weight: number;
+}
+
+/**
+ * A public model ID that routes to other models (admin-api section 11.2). `strategy` and
+ * `fallback_on` are read as plain strings: a newer gateway's value is shown and kept, not dropped.
+ */
+export interface VirtualModel {
+  name: string;
+  targets: VirtualModelTarget[];
+  strategy: VirtualModelStrategy | (string & {});
+  fallback_on: (FallbackKind | (string & {}))[];
+  sticky: boolean;
+}
+
+/** The body of `POST /api/virtual-models`; a `PATCH` sends any of it but the name. */
+export type VirtualModelFields = VirtualModel;
+
 export interface Group extends SpendLimits {
   name: string;
   ratio: number;
@@ -223,7 +277,10 @@ export interface UsageLog {
   user_id: number;
   key_id: number;
   channel_id: number | null;
+  /** The model that served the request: a virtual model's target (admin-api section 11.2). */
   model: string;
+  /** What the client sent; absent from gateways older than section 11. */
+  requested_model?: string | null;
   endpoint: string;
   stream: boolean;
   status_code: number;

@@ -2,7 +2,8 @@ import type { Texts } from './en';
 import { zhCNAdmin } from './zh-cn/admin';
 import { zhCNCommon } from './zh-cn/common';
 import { zhCNLimits } from './zh-cn/limits';
+import { zhCNRouting } from './zh-cn/routing';
 import { zhCNUsage } from './zh-cn/usage';
 
 /** 简体中文: the same keys as `en.ts`, checked by the type. */
-export const zhCN: Texts = { ...zhCNCommon, ...zhCNAdmin, ...zhCNLimits, ...zhCNUsage };
+export const zhCN: Texts = { ...zhCNCommon, ...zhCNAdmin, ...zhCNLimits, ...zhCNRouting, ...zhCNUsage };

@@ -1,7 +1,16 @@
 import type { Role } from '../api/types';
 
 export type NavigationKey =
-  'dashboard' | 'channels' | 'models' | 'users' | 'keys' | 'groups' | 'settings' | 'logs' | 'quickStart';
+  | 'dashboard'
+  | 'channels'
+  | 'models'
+  | 'virtualModels'
+  | 'users'
+  | 'keys'
+  | 'groups'
+  | 'settings'
+  | 'logs'
+  | 'quickStart';
 
 export interface NavigationItem {
   key: NavigationKey;
@@ -12,6 +21,7 @@ const ADMIN_ITEMS: readonly NavigationItem[] = [
   { key: 'dashboard', path: '/' },
   { key: 'channels', path: '/channels' },
   { key: 'models', path: '/models' },
+  { key: 'virtualModels', path: '/virtual-models' },
   { key: 'users', path: '/users' },
   { key: 'keys', path: '/keys' },
   { key: 'groups', path: '/groups' },

@@ -5,6 +5,7 @@ import { ResponsiveTable, type Column } from '../components/responsive-table';
 import { formatCount, formatMilliseconds } from '../format/format-number';
 import { formatDateTime } from '../format/format-time';
 import { formatUsd } from '../format/format-usd';
+import { LogModelCell } from './log-model-cell';
 
 function statusColor(code: number): string {
   if (code === 200) return 'green';
@@ -41,15 +42,7 @@ export function LogsTable({
           },
         ]
       : []),
-    {
-      key: 'model',
-      header: t('logs.model'),
-      render: (log) => (
-        <Text size="sm" className="break-anywhere">
-          {log.model}
-        </Text>
-      ),
-    },
+    { key: 'model', header: t('logs.model'), render: (log) => <LogModelCell log={log} /> },
     {
       key: 'endpoint',
       header: t('logs.endpoint'),

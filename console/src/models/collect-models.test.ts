@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Channel, Price } from '../api/types';
+import type { Channel, ModelMetadata, Price } from '../api/types';
 import { collectModels } from './collect-models';
 
 function channel(fields: Partial<Channel> & Pick<Channel, 'id' | 'type' | 'models'>): Channel {
@@ -30,14 +30,14 @@ const price: Price = {
 
 describe('collectModels', () => {
   it('lists every served or priced model once, with its channels, endpoint types and price', () => {
-    const models = collectModels(
-      [
+    const models = collectModels({
+      channels: [
         channel({ id: 1, type: 'openai', models: ['gpt-4o'] }),
         channel({ id: 2, type: 'anthropic', models: ['gpt-4o', 'claude-sonnet-4'] }),
         channel({ id: 3, type: 'openai', models: ['text-embedding-3-small'], endpoints: ['embeddings'] }),
       ],
-      [price, { ...price, model: 'old-model' }],
-    );
+      prices: [price, { ...price, model: 'old-model' }],
+    });
     expect(models.map((entry) => entry.model)).toEqual([
       'claude-sonnet-4',
       'gpt-4o',
@@ -54,8 +54,8 @@ describe('collectModels', () => {
   });
 
   it('derives Vertex endpoint types from the upstream model the public one maps to', () => {
-    const [claude, gemini] = collectModels(
-      [
+    const [claude, gemini] = collectModels({
+      channels: [
         channel({
           id: 4,
           type: 'vertex',
@@ -63,9 +63,30 @@ describe('collectModels', () => {
           model_mapping: { claude: 'claude-sonnet-4@20250514' },
         }),
       ],
-      [],
-    );
+      prices: [],
+    });
     expect(claude?.endpointTypes).toEqual(['anthropic', 'openai']);
     expect(gemini?.endpointTypes).toEqual(['gemini', 'openai']);
+  });
+
+  it('attaches each model’s metadata, and lists a model only metadata names', () => {
+    const known: ModelMetadata = {
+      model: 'gpt-4o',
+      context_window: 128000,
+      max_output_tokens: 16384,
+      capabilities: ['tools', 'vision'],
+    };
+    const models = collectModels({
+      channels: [channel({ id: 1, type: 'openai', models: ['gpt-4o', 'o3'] })],
+      prices: [],
+      metadata: [known, { ...known, model: 'retired/model' }],
+    });
+    expect(models.map((entry) => [entry.model, entry.metadata?.model])).toEqual([
+      ['gpt-4o', 'gpt-4o'],
+      ['o3', undefined],
+      ['retired/model', 'retired/model'],
+    ]);
+    expect(models[0]?.metadata).toBe(known);
+    expect(models[2]?.channels).toEqual([]);
   });
 });

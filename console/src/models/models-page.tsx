@@ -2,9 +2,10 @@ import { Badge, Button, Group, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deleteModelMetadata, listModelMetadata } from '../api/model-metadata-api';
 import { deletePrice, listPrices } from '../api/prices-api';
 import { queryKeys } from '../api/query-keys';
-import type { Price } from '../api/types';
+import type { ModelMetadata, Price } from '../api/types';
 import { useChannels } from '../channels/use-channels';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { notifyError } from '../components/notify';
@@ -13,18 +14,33 @@ import { QueryState } from '../components/query-state';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
 import { formatUsd } from '../format/format-usd';
 import { collectModels, type ModelEntry } from './collect-models';
+import { ModelMetadataModal } from './model-metadata-modal';
+import { ModelMetadataSummary } from './model-metadata-summary';
 import { PriceModal } from './price-modal';
 
-/** Models & prices: what the channels serve, and what each model costs (or that it is not priced). */
+/**
+ * Models & prices: what the channels serve, what each model costs (or that it is not priced), and
+ * what is known of it for routing (admin-api section 11.1).
+ */
 export function ModelsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const channels = useChannels();
   const prices = useQuery({ queryKey: queryKeys.prices, queryFn: listPrices });
+  const metadata = useQuery({ queryKey: queryKeys.modelMetadata, queryFn: listModelMetadata });
   const [target, setTarget] = useState<{ model: string | undefined; price: Price | undefined } | null>(null);
+  const [metadataTarget, setMetadataTarget] = useState<{
+    model: string;
+    metadata: ModelMetadata | undefined;
+  } | null>(null);
   const remove = useMutation({
     mutationFn: (model: string) => deletePrice(model),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.prices }),
+    onError: (error) => notifyError(t('common.error'), error),
+  });
+  const forget = useMutation({
+    mutationFn: (model: string) => deleteModelMetadata(model),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.modelMetadata }),
     onError: (error) => notifyError(t('common.error'), error),
   });
   const columns: Column<ModelEntry>[] = [
@@ -82,6 +98,11 @@ export function ModelsPage() {
         ),
     },
     {
+      key: 'metadata',
+      header: t('modelMetadata.column'),
+      render: (entry) => <ModelMetadataSummary metadata={entry.metadata} />,
+    },
+    {
       key: 'actions',
       header: t('common.actions'),
       render: (entry) => (
@@ -99,6 +120,21 @@ export function ModelsPage() {
               label={t('models.removePrice')}
               pending={remove.isPending}
               onConfirm={() => remove.mutate(entry.model)}
+            />
+          )}
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => setMetadataTarget({ model: entry.model, metadata: entry.metadata })}
+          >
+            {t('modelMetadata.edit')}
+          </Button>
+          {entry.metadata && (
+            <ConfirmDeleteButton
+              name={entry.model}
+              label={t('modelMetadata.forget')}
+              pending={forget.isPending}
+              onConfirm={() => forget.mutate(entry.model)}
             />
           )}
         </Group>
@@ -120,18 +156,23 @@ export function ModelsPage() {
         {(channelList) => (
           <QueryState query={prices}>
             {(priceList) => (
-              <ResponsiveTable
-                label={t('nav.models')}
-                rows={collectModels(channelList, priceList)}
-                columns={columns}
-                rowKey={(entry) => entry.model}
-                empty={t('common.empty')}
-              />
+              <QueryState query={metadata}>
+                {(metadataList) => (
+                  <ResponsiveTable
+                    label={t('nav.models')}
+                    rows={collectModels({ channels: channelList, prices: priceList, metadata: metadataList })}
+                    columns={columns}
+                    rowKey={(entry) => entry.model}
+                    empty={t('common.empty')}
+                  />
+                )}
+              </QueryState>
             )}
           </QueryState>
         )}
       </QueryState>
       <PriceModal target={target} onClose={() => setTarget(null)} />
+      <ModelMetadataModal target={metadataTarget} onClose={() => setMetadataTarget(null)} />
     </>
   );
 }

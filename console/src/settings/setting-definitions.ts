@@ -1,15 +1,17 @@
 import type { SettingValue } from '../api/types';
 
-export type SettingKind = 'integer' | 'number' | 'boolean' | 'list' | 'text';
+export type SettingKind = 'integer' | 'number' | 'boolean' | 'list' | 'text' | 'choice';
 
 interface SettingDefinition {
   kind: SettingKind;
   min?: number;
   /** A text setting that an empty field sets to null. */
   nullable?: boolean;
+  /** The values a `choice` setting takes, each labelled in `settings.choices.<name>.<value>`. */
+  options?: readonly string[];
 }
 
-/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7 and 10). */
+/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7, 10 and 11). */
 export const KNOWN_SETTINGS = {
   default_max_tokens: { kind: 'integer', min: 1 },
   stream_idle_timeout_s: { kind: 'integer', min: 1 },
@@ -29,6 +31,9 @@ export const KNOWN_SETTINGS = {
   webhook_url: { kind: 'text', nullable: true },
   // Read back masked: the field shows the mask, and only a value typed over it is sent.
   webhook_secret: { kind: 'text', nullable: true },
+  // Section 11.5: how a model's channel is chosen; section 11.4: how long an affinity holds.
+  routing_strategy: { kind: 'choice', options: ['weighted', 'latency'] },
+  sticky_ttl_s: { kind: 'integer', min: 1 },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type KnownSetting = keyof typeof KNOWN_SETTINGS;
@@ -58,6 +63,18 @@ export function settingMinimum(name: string): number | undefined {
   if (!isKnownSetting(name)) return undefined;
   const definition: SettingDefinition = KNOWN_SETTINGS[name];
   return definition.min;
+}
+
+/** The settings of kind `choice`, whose values the console names. */
+export type ChoiceSetting = {
+  [Name in KnownSetting]: (typeof KNOWN_SETTINGS)[Name]['kind'] extends 'choice' ? Name : never;
+}[KnownSetting];
+
+/** The values of a `choice` setting the console knows, or undefined for any other setting. */
+export function settingOptions(name: string): readonly string[] | undefined {
+  if (!isKnownSetting(name)) return undefined;
+  const definition: SettingDefinition = KNOWN_SETTINGS[name];
+  return definition.options;
 }
 
 /** `GATEWAY_` and the upper-case name: read at start (admin-api section 2). */

@@ -1,9 +1,16 @@
-import { NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { NativeSelect, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SettingValue } from '../api/types';
 import { ListInput } from '../components/list-input';
-import { environmentVariableOf, isKnownSetting, settingKind, settingMinimum } from './setting-definitions';
+import {
+  environmentVariableOf,
+  isKnownSetting,
+  settingKind,
+  settingMinimum,
+  settingOptions,
+} from './setting-definitions';
 import type { SettingDraft } from './settings-changes';
+import { useChoiceLabel } from './use-choice-label';
 
 /** One live setting: its name, what it does, its environment variable, and an input of its type. */
 export function SettingInput({
@@ -18,6 +25,7 @@ export function SettingInput({
   onChange: (draft: SettingDraft) => void;
 }) {
   const { t } = useTranslation();
+  const choiceLabel = useChoiceLabel();
   const known = isKnownSetting(name);
   const label = known ? t(`settings.items.${name}.label`) : name;
   const meaning = known ? t(`settings.items.${name}.meaning`) : t('settings.unknown');
@@ -60,6 +68,21 @@ export function SettingInput({
           onChange={(event) => onChange(event.currentTarget.value)}
         />
       );
+    case 'choice': {
+      const selected = typeof draft === 'string' ? draft : String(current);
+      const options = settingOptions(name) ?? [];
+      // The gateway's own value is listed even when this console does not know it.
+      const values = options.includes(selected) ? options : [...options, selected];
+      return (
+        <NativeSelect
+          label={label}
+          description={description}
+          data={values.map((value) => ({ value, label: choiceLabel(name, value) }))}
+          value={selected}
+          onChange={(event) => onChange(event.currentTarget.value)}
+        />
+      );
+    }
     case 'integer':
     case 'number': {
       const min = settingMinimum(name);

@@ -69,3 +69,24 @@ describe('settingsChanges of text settings', () => {
     expect(parseDraft('webhook_url', 'https://hooks.example.com', '')).toBeNull();
   });
 });
+
+describe('settingsChanges of the routing settings', () => {
+  const routing = { routing_strategy: 'weighted', sticky_ttl_s: 600 };
+
+  it('sends a chosen strategy and a whole TTL', () => {
+    expect(settingsChanges(routing, { routing_strategy: 'latency', sticky_ttl_s: '900' })).toEqual({
+      routing_strategy: 'latency',
+      sticky_ttl_s: 900,
+    });
+    expect(settingsChanges(routing, { ...routing })).toEqual({});
+  });
+
+  it('leaves out a strategy the gateway does not take and a fractional TTL', () => {
+    expect(parseDraft('routing_strategy', 'weighted', 'fastest')).toBeUndefined();
+    expect(parseDraft('sticky_ttl_s', 600, 1.5)).toBeUndefined();
+  });
+
+  it('keeps a newer gateway’s own strategy valid', () => {
+    expect(parseDraft('routing_strategy', 'cost', 'cost')).toBe('cost');
+  });
+});

@@ -1,6 +1,6 @@
 import type { SettingValue, Settings } from '../api/types';
 import { splitList } from '../components/split-list';
-import { settingIsNullable, settingKind } from './setting-definitions';
+import { settingIsNullable, settingKind, settingOptions } from './setting-definitions';
 
 /** A setting as its input holds it: numbers may be '' while being typed; null until a text is typed. */
 export type SettingDraft = number | string | boolean | string[] | null;
@@ -11,7 +11,8 @@ export function parseDraft(
   current: SettingValue,
   draft: SettingDraft,
 ): SettingValue | undefined {
-  switch (settingKind(name, current)) {
+  const kind = settingKind(name, current);
+  switch (kind) {
     case 'boolean':
       return draft === true;
     case 'list':
@@ -28,6 +29,15 @@ export function parseDraft(
       const text = typeof draft === 'string' ? draft.trim() : '';
       if (text !== '') return text;
       return settingIsNullable(name, current) ? null : undefined;
+    }
+    case 'choice': {
+      // The gateway's own value stays valid even when this console does not know it.
+      const choices = [...(settingOptions(name) ?? []), current];
+      return typeof draft === 'string' && choices.includes(draft) ? draft : undefined;
+    }
+    default: {
+      const unknown: never = kind;
+      return unknown;
     }
   }
 }

@@ -259,6 +259,22 @@ export const enAdmin = {
         meaning:
           'Key of the events’ HMAC signature; shown masked. Type a new one to replace it; empty: none.',
       },
+      routing_strategy: {
+        label: 'Channel choice',
+        meaning:
+          'Among the enabled channels of the highest priority that serve a model: weighted random, or the lowest recent first-byte latency (a small share of requests explores the others).',
+      },
+      sticky_ttl_s: {
+        label: 'Prompt-cache affinity (s)',
+        meaning:
+          'How long requests of one key with the same affinity key (prompt_cache_key, session header) keep going to the same channel; each request renews it.',
+      },
+    },
+    choices: {
+      routing_strategy: {
+        weighted: 'Weighted random',
+        latency: 'Lowest latency',
+      },
     },
   },
 } as const;

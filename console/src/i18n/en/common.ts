@@ -13,6 +13,7 @@ export const enCommon = {
     dashboard: 'Dashboard',
     channels: 'Channels',
     models: 'Models',
+    virtualModels: 'Virtual models',
     users: 'Users',
     keys: 'Keys',
     groups: 'Groups',

@@ -40,6 +40,7 @@ export const enUsage = {
     user: 'User',
     key: 'Key',
     model: 'Model',
+    requestedAs: 'requested: {{model}}',
     channel: 'Channel',
     status: 'Status',
     statusOk: 'Success (200)',

@@ -268,6 +268,22 @@ export const zhCNAdmin: Pick<
         label: 'Webhook 密钥',
         meaning: '事件 HMAC 签名所用的密钥; 以掩码显示。输入新值即替换; 留空: 无。',
       },
+      routing_strategy: {
+        label: '渠道选择方式',
+        meaning:
+          '在提供该模型、已启用且优先级最高的渠道中: 按权重随机, 或选近期首字节延迟最低的渠道 (少量请求会探索其他渠道)。',
+      },
+      sticky_ttl_s: {
+        label: '提示缓存亲和时长 (秒)',
+        meaning:
+          '同一令牌中带相同亲和键 (prompt_cache_key、会话请求头) 的请求在此时长内继续发往同一渠道; 每个请求都会续期。',
+      },
+    },
+    choices: {
+      routing_strategy: {
+        weighted: '按权重随机',
+        latency: '延迟最低',
+      },
     },
   },
 };

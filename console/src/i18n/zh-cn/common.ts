@@ -18,6 +18,7 @@ export const zhCNCommon: Pick<
     dashboard: '仪表盘',
     channels: '渠道',
     models: '模型',
+    virtualModels: '虚拟模型',
     users: '用户',
     keys: '令牌',
     groups: '分组',

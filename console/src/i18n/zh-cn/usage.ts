@@ -42,6 +42,7 @@ export const zhCNUsage: Pick<Texts, 'stats' | 'dashboard' | 'myDashboard' | 'log
     user: '用户',
     key: '令牌',
     model: '模型',
+    requestedAs: '请求的模型: {{model}}',
     channel: '渠道',
     status: '状态',
     statusOk: '成功 (200)',
