@@ -285,3 +285,55 @@ describe('which models are listed', () => {
     expectOpenAIList(await call('/v1/models', { headers: bearer(key) }), defaultGroupModels);
   });
 });
+
+describe('virtual models in the lists (admin-api section 11.2)', () => {
+  const smart: Listed = {
+    id: 'smart',
+    ownedBy: 'virtual',
+    endpointTypes: ['anthropic', 'openai', 'openai-response'],
+  };
+  const withSmart = [...defaultGroupModels, smart].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+  beforeAll(async () => {
+    const virtual = (name: string, targets: string[]) =>
+      gw.admin('POST', '/virtual-models', { name, targets: targets.map((model) => ({ model })) });
+    expect((await virtual('smart', ['claude-sonnet-4-5', 'gpt-unpriced', 'gpt-4o'])).status).toBe(201);
+    expect((await virtual('vip-only', ['vip-model'])).status).toBe(201);
+    expect((await virtual('unpriced-only', ['gpt-unpriced', 'priced-without-channel'])).status).toBe(201);
+  });
+  afterAll(async () => {
+    for (const name of ['smart', 'vip-only', 'unpriced-only'])
+      await gw.admin('DELETE', `/virtual-models/${name}`);
+  });
+
+  it("a virtual model of which the group reaches a priced target is listed in every format, owned by virtual, with its targets' endpoint types", async () => {
+    expectOpenAIList(await call('/v1/models', { headers: bearer(key) }), withSmart);
+    const anthropic = await call('/v1/models', {
+      headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+    });
+    expectAnthropicList(anthropic, withSmart);
+    expectGeminiList(await call('/v1beta/models', { headers: { 'x-goog-api-key': key } }), withSmart);
+  });
+
+  it("follows the key's group", async () => {
+    const { key: vipKey } = await seedUserWithKey(gw, { user: { group: 'vip' } });
+    expectOpenAIList(
+      await call('/v1/models', { headers: bearer(vipKey) }),
+      [...vipGroupModels, { id: 'vip-only', ownedBy: 'virtual', endpointTypes: openaiTypes }].sort((a, b) =>
+        a.id < b.id ? -1 : 1,
+      ),
+    );
+  });
+
+  it('Model Limits are checked on the virtual name, not on its targets', async () => {
+    const { key: onlySmart } = await seedUserWithKey(gw, { key: { modelLimits: ['smart'] } });
+    expectOpenAIList(await call('/v1/models', { headers: bearer(onlySmart) }), [smart]);
+    const { key: onlyTargets } = await seedUserWithKey(gw, {
+      key: { modelLimits: ['gpt-4o', 'claude-sonnet-4-5'] },
+    });
+    expectOpenAIList(
+      await call('/v1/models', { headers: bearer(onlyTargets) }),
+      defaultGroupModels.filter((model) => ['gpt-4o', 'claude-sonnet-4-5'].includes(model.id)),
+    );
+  });
+});
