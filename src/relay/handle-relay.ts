@@ -23,7 +23,7 @@ import { readUpstreamError } from './read-upstream-error.js';
 import { redactKeys } from '../providers/redact-keys.js';
 import { LossLog } from '../ir/loss.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
-import { STREAM_HEADERS, type RelayResponse } from './relay-response.js';
+import { SERVED_MODEL_HEADER, STREAM_HEADERS, type RelayResponse } from './relay-response.js';
 import { relayStream } from './relay-stream.js';
 import type { RequestObservation, RelayObserver, RequestOutcome } from './relay-observer.js';
 import type { RelayOperation } from './relay-operation.js';
@@ -160,7 +160,12 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         const upstream = readUpstreamError(result.reply, result.body, { channelKeys: result.channel.keys });
         account.markFirstByte();
         account.finish({ statusCode: upstream.status, charged: false, error: upstream.summary });
-        return { kind: 'complete', status: upstream.status, headers: upstream.headers, body: upstream.body };
+        return {
+          kind: 'complete',
+          status: upstream.status,
+          headers: { ...upstream.headers, [SERVED_MODEL_HEADER]: plan.model },
+          body: upstream.body,
+        };
       }
       case 'answered': {
         account.markFirstByte();
@@ -178,7 +183,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         return {
           kind: 'complete',
           status: 200,
-          headers: { 'content-type': contentType ?? 'application/json' },
+          headers: { 'content-type': contentType ?? 'application/json', [SERVED_MODEL_HEADER]: plan.model },
           body: converted.body,
         };
       }
@@ -205,7 +210,12 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestId: request.requestId,
       onClosed: untrack,
     });
-    return { kind: 'stream', status: 200, headers: STREAM_HEADERS, relay };
+    return {
+      kind: 'stream',
+      status: 200,
+      headers: { ...STREAM_HEADERS, [SERVED_MODEL_HEADER]: plan.model },
+      relay,
+    };
   } catch (caught) {
     // A client that left, or shutdown, may interrupt planning (a linked-file download) as well.
     const error =

@@ -1,7 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { PriceRecord } from '../store/prices-repository.js';
+import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
+import type { VirtualModelRecord } from '../store/virtual-models-repository.js';
 import { parseModelReference, type ReasoningEffort } from './model-modifier.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 
@@ -17,6 +19,7 @@ export interface PreflightInput {
 
 export interface RelayPlan {
   requestedModel: string;
+  /** The public model that serves the request: the one named, or a virtual model's target. */
   model: string;
   effort: ReasoningEffort | undefined;
   candidates: readonly RoutableChannel[];
@@ -39,7 +42,10 @@ export function preflight(input: PreflightInput, catalog: RoutingCatalog): Relay
     throw new GatewayError('model_not_allowed', { model });
   }
 
-  const candidates = selectCandidates({ endpoint, principal, catalog, model });
+  const virtual = catalog.virtualModel(model);
+  const served = virtual ? servedTarget(virtual, { endpoint, principal, catalog }) : undefined;
+  const servedModel = served?.model ?? model;
+  const candidates = served?.candidates ?? selectCandidates({ endpoint, principal, catalog, model });
   if (candidates.length === 0) {
     if (endpoint.refusalPath && modelHasChannels({ principal, catalog, model }))
       throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
@@ -51,16 +57,33 @@ export function preflight(input: PreflightInput, catalog: RoutingCatalog): Relay
     throw new GatewayError('field_required', { field: endpoint.requiredField });
   }
   endpoint.validateBody(body);
-  const price = catalog.price(model);
-  if (!price) throw new GatewayError('model_price_missing', { model });
+  const price = catalog.price(servedModel);
+  if (!price) throw new GatewayError('model_price_missing', { model: servedModel });
   return {
     requestedModel,
-    model,
+    model: servedModel,
     effort,
     candidates,
     price,
     groupRatio: catalog.groupRatio(principal.group),
   };
+}
+
+/**
+ * The target of a virtual model that serves the request (admin-api section 11.2): the first, in
+ * the strategy's order, that is priced and has a channel of the key's group for the endpoint;
+ * undefined when none is.
+ */
+function servedTarget(
+  virtual: VirtualModelRecord,
+  options: { endpoint: RelayEndpoint; principal: Principal; catalog: RoutingCatalog },
+): { model: string; candidates: readonly RoutableChannel[] } | undefined {
+  for (const { model } of orderCandidates(virtual.targets)) {
+    if (!options.catalog.price(model)) continue;
+    const candidates = selectCandidates({ ...options, model });
+    if (candidates.length > 0) return { model, candidates };
+  }
+  return undefined;
 }
 
 function modelHasChannels(options: {

@@ -10,6 +10,9 @@ export type RelayResponse =
       relay: StreamRelay;
     };
 
+/** The public model that served a relayed response (admin-api section 11.2), on every one. */
+export const SERVED_MODEL_HEADER = 'x-gateway-model';
+
 export const STREAM_HEADERS: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',

@@ -1,18 +1,17 @@
-import type { RoutableChannel } from './routing-catalog.js';
-
 /**
- * The order in which channels are tried (admin-api section 4): higher priority first; within one
- * priority a weighted random order, so each channel leads in proportion to its weight
- * (Efraimidis-Spirakis sampling without replacement). Weight 0 channels come last in their tier.
+ * The order in which channels (admin-api section 4), or a virtual model's targets (11.2), are
+ * tried: higher priority first; within one priority a weighted random order, so each leads in
+ * proportion to its weight (Efraimidis-Spirakis sampling without replacement). Weight 0 comes last
+ * in its tier.
  */
-export function orderCandidates(
-  channels: readonly RoutableChannel[],
+export function orderCandidates<Candidate extends { priority: number; weight: number }>(
+  candidates: readonly Candidate[],
   random: () => number = Math.random,
-): RoutableChannel[] {
-  const keyed = channels.map((channel) => ({
-    channel,
-    key: channel.weight > 0 ? Math.pow(random(), 1 / channel.weight) : -1,
+): Candidate[] {
+  const keyed = candidates.map((candidate) => ({
+    candidate,
+    key: candidate.weight > 0 ? Math.pow(random(), 1 / candidate.weight) : -1,
   }));
-  keyed.sort((a, b) => b.channel.priority - a.channel.priority || b.key - a.key);
-  return keyed.map((entry) => entry.channel);
+  keyed.sort((a, b) => b.candidate.priority - a.candidate.priority || b.key - a.key);
+  return keyed.map((entry) => entry.candidate);
 }
