@@ -11,6 +11,7 @@ export function serializeUsageLog(log: UsageLogRecord) {
     key_id: log.keyId,
     channel_id: log.channelId,
     model: log.model,
+    requested_model: log.requestedModel ?? log.model,
     endpoint: log.endpoint,
     stream: log.stream,
     status_code: log.statusCode,

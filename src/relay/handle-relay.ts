@@ -311,6 +311,7 @@ async function admit(
       {
         requestId: request.requestId,
         model,
+        requestedModel: plan.requestedModel === model ? undefined : plan.requestedModel,
         endpoint: endpoint.name,
         stream,
         userId: principal.user.id,

@@ -4,13 +4,14 @@
  */
 
 const usageLogColumns =
-  'request_id, created_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens, ' +
-  'completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms, first_byte_ms, error';
+  'request_id, created_at, user_id, key_id, channel_id, model, requested_model, endpoint, stream, status_code, ' +
+  'prompt_tokens, completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms, ' +
+  'first_byte_ms, error';
 
 /** Usage records of settled holds read from `source` (a table or a CTE of hold rows). */
 export function insertSettledRecords(source: string): string {
   return `insert into usage_logs (${usageLogColumns})
-    select id, settled_at, user_id, key_id, channel_id, model, endpoint, stream, status_code, prompt_tokens,
+    select id, settled_at, user_id, key_id, channel_id, model, requested_model, endpoint, stream, status_code, prompt_tokens,
       completion_tokens, cached_tokens, cache_write_tokens, reasoning_tokens, cost, latency_ms, first_byte_ms, error
     from ${source}`;
 }
@@ -18,6 +19,6 @@ export function insertSettledRecords(source: string): string {
 /** Usage records of returned holds read from `source`: status 0, cost 0, the error as the first parameter. */
 export function insertInterruptedRecords(source: string): string {
   return `insert into usage_logs (${usageLogColumns})
-    select id, created_at, user_id, key_id, null, model, endpoint, stream, 0, 0, 0, 0, 0, 0, 0, 0, null, ?
+    select id, created_at, user_id, key_id, null, model, requested_model, endpoint, stream, 0, 0, 0, 0, 0, 0, 0, 0, null, ?
     from ${source}`;
 }

@@ -12,6 +12,7 @@ import { newerWindowsMigration } from './migrations/0009-newer-windows.js';
 import { windowsPerBatchMigration } from './migrations/0010-windows-per-batch.js';
 import { modelMetadataMigration } from './migrations/0011-model-metadata.js';
 import { virtualModelsMigration } from './migrations/0012-virtual-models.js';
+import { requestedModelMigration } from './migrations/0013-requested-model.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -28,6 +29,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0010-windows-per-batch': windowsPerBatchMigration(store.dialect),
     '0011-model-metadata': modelMetadataMigration,
     '0012-virtual-models': virtualModelsMigration(store.dialect),
+    '0013-requested-model': requestedModelMigration(store.dialect),
   };
 }
 

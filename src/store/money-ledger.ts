@@ -13,6 +13,8 @@ export interface Hold {
   keyCapped: boolean;
   amount: number;
   model: string;
+  /** The model the client named, where it differs from `model` (admin-api section 11.2). */
+  requestedModel?: string | undefined;
   endpoint: string;
   stream: boolean;
   /** Unix seconds. */

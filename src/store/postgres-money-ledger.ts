@@ -73,6 +73,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
           key_capped: hold.keyCapped,
           amount: hold.amount,
           model: storableText(hold.model),
+          ...(hold.requestedModel !== undefined && { requested_model: storableText(hold.requestedModel) }),
           endpoint: hold.endpoint,
           stream: hold.stream,
           created_at: hold.createdAt,

@@ -14,6 +14,8 @@ export interface ReserveMove {
   key_capped: boolean;
   amount: number;
   model: string;
+  /** Absent where the client named the model that serves the request. */
+  requested_model?: string;
   endpoint: string;
   stream: boolean;
   created_at: number;

@@ -117,6 +117,8 @@ export interface UsageLogsTable {
   key_id: number;
   channel_id: number | null;
   model: string;
+  /** The model the client named, where it differs from `model` (admin-api section 11.2). */
+  requested_model: string | null;
   endpoint: string;
   stream: number | boolean;
   status_code: number;
@@ -143,6 +145,7 @@ export interface HoldsTable {
   /** nano-USD */
   amount: number;
   model: string;
+  requested_model: string | null;
   endpoint: string;
   stream: number | boolean;
   created_at: number;

@@ -27,9 +27,9 @@ interface HoldRow {
  */
 export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyLedger {
   const insertHold = database.prepare(
-    `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, endpoint, stream, created_at,
-       windows, budget_tokens)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into holds (id, owner, user_id, key_id, key_capped, amount, model, requested_model, endpoint,
+       stream, created_at, windows, budget_tokens)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // No `returning`: SQLite makes a temporary table for it, which cost about a twentieth of a
   // request's CPU; the settlement has the hold's figures from its reservation.
@@ -101,6 +101,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
           hold.keyCapped ? 1 : 0,
           hold.amount,
           hold.model,
+          hold.requestedModel ?? null,
           hold.endpoint,
           hold.stream ? 1 : 0,
           hold.createdAt,

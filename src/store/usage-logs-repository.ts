@@ -10,6 +10,8 @@ export interface UsageLogRecord {
   keyId: number;
   channelId: number | null;
   model: string;
+  /** The model the client named, where it differs from `model`; null otherwise. */
+  requestedModel: string | null;
   endpoint: string;
   stream: boolean;
   statusCode: number;
@@ -25,7 +27,7 @@ export interface UsageLogRecord {
   error: string | null;
 }
 
-export type NewUsageLog = Omit<UsageLogRecord, 'id'>;
+export type NewUsageLog = Omit<UsageLogRecord, 'id' | 'requestedModel'> & { requestedModel?: string | null };
 
 export interface UsageLogFilter extends UsageLogConditions {
   limit: number;
@@ -93,6 +95,7 @@ function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
     key_id: log.keyId,
     channel_id: log.channelId,
     model: log.model,
+    requested_model: log.requestedModel ?? null,
     endpoint: log.endpoint,
     stream: Number(log.stream),
     status_code: log.statusCode,
@@ -117,6 +120,7 @@ function toUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
     keyId: Number(row.key_id),
     channelId: row.channel_id === null ? null : Number(row.channel_id),
     model: row.model,
+    requestedModel: row.requested_model,
     endpoint: row.endpoint,
     stream: Boolean(row.stream),
     statusCode: row.status_code,

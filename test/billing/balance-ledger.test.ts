@@ -112,7 +112,13 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     const logs = await logsOf(asked.requestId);
     expect(await holdCount()).toBe(0);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ cost: 120_000, promptTokens: 10, channelId: 7, statusCode: 200 });
+    expect(logs[0]).toMatchObject({
+      cost: 120_000,
+      promptTokens: 10,
+      channelId: 7,
+      statusCode: 200,
+      requestedModel: null,
+    });
   });
 
   test('a settlement repeated on the database (a lost acknowledgement) moves the money once', async () => {
@@ -158,7 +164,7 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     const first = request(300_000);
     const second = request(200_000);
     const firstHold = (await ledger.reserve(first)).hold;
-    await ledger.reserve(second);
+    await ledger.reserve({ ...second, requestedModel: 'smart' });
     const own = new BalanceLedger(openMoneyLedger(store), 'owner-b');
     const ours = request(100_000);
     await own.reserve(ours);
@@ -167,13 +173,17 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     expect([returned.length, again.length].sort()).toEqual([0, 2]);
     expect(await repositories.users.find(user.id)).toMatchObject({ balance: 900_000, used: 0 });
     expect(await repositories.keys.find(key.id)).toMatchObject({ quota: 700_000, usedQuota: 0 });
-    for (const asked of [first, second]) {
+    for (const [asked, requestedModel] of [
+      [first, null],
+      [second, 'smart'],
+    ] as const) {
       expect(await logsOf(asked.requestId)).toMatchObject([
         {
           statusCode: 0,
           cost: 0,
           error: 'interrupted',
           model: 'gpt-4o',
+          requestedModel,
           endpoint: 'chat-completions',
           userId: user.id,
         },

@@ -211,6 +211,8 @@ describe('usage logs', () => {
     'key_id',
     'channel_id',
     'model',
+    // admin-api section 11.2: the model the client named.
+    'requested_model',
     'endpoint',
     'stream',
     'status_code',
@@ -302,6 +304,7 @@ describe('usage logs', () => {
       key_id: 11,
       channel_id: null,
       model: 'gpt-4o',
+      requested_model: 'gpt-4o',
       endpoint: '/v1/chat/completions',
       stream: true,
       status_code: 200,

@@ -50,7 +50,7 @@ describe('virtual models', () => {
       .withResponse();
 
   /** The newest usage record, as `GET /api/logs` shows it (cost in USD). */
-  async function lastRecord(): Promise<{ model: string; cost: number }> {
+  async function lastRecord(): Promise<{ model: string; requested_model: string; cost: number }> {
     const [record] = await fx.logs();
     return record;
   }
@@ -63,6 +63,7 @@ describe('virtual models', () => {
     expect((anthropic.requests[0]!.body as { model: string }).model).toBe('claude-sonnet-4-5');
     const record = await lastRecord();
     expect(record.model).toBe('claude-sonnet-4-5');
+    expect(record.requested_model).toBe('smart');
     const { prompt_tokens: input, completion_tokens: output } = data.usage!;
     expect(record.cost).toBeCloseTo((input * 3 + output * 15) / 1e6, 12);
   });
@@ -93,6 +94,7 @@ describe('virtual models', () => {
 
   test('a plain model names itself in the header, in a reply, a stream and a passed-through error', async () => {
     expect((await ask(fx.openai, 'gpt-4o-mini')).response.headers.get('x-gateway-model')).toBe('gpt-4o-mini');
+    expect(await lastRecord()).toMatchObject({ model: 'gpt-4o-mini', requested_model: 'gpt-4o-mini' });
     const stream = await fx.openai.chat.completions
       .create({ model: 'gpt-4o', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] })
       .withResponse();

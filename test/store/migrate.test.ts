@@ -20,6 +20,7 @@ const MIGRATIONS = [
   '0010-windows-per-batch',
   '0011-model-metadata',
   '0012-virtual-models',
+  '0013-requested-model',
 ];
 
 const opened: Array<() => Promise<void>> = [];

@@ -23,7 +23,8 @@ export function windowsPerBatchMigration(dialect: DialectName): Migration {
   };
 }
 
-const moneyMovesFunction = `
+/** The function as this migration creates it; 0013 replaces it with a change of its own. */
+export const moneyMovesFunction = `
 create or replace function gateway_money_moves(moves jsonb) returns text[] language plpgsql as $$
 declare
   move record;
