@@ -6,7 +6,7 @@ import { inTurns, saturate, type Target } from './measure.js';
 import { cpuMicros, startGateway } from './processes.js';
 import { round } from './report.js';
 import type { SeededKeys } from './seed.js';
-import { spendLimitFigures } from './spend-limit-figures.js';
+import { variantFigures } from './variant-figures.js';
 
 export interface PostgresResult {
   rps: number;
@@ -15,7 +15,7 @@ export interface PostgresResult {
   /** The CPU time of every PostgreSQL server process on the machine, per request. */
   database_cpu_us_per_request: number;
   /** A key with a daily budget and a concurrency cap, against the key without. */
-  budget_and_concurrency_cap: ReturnType<typeof spendLimitFigures> & { database_cpu_us_per_request: number };
+  budget_and_concurrency_cap: ReturnType<typeof variantFigures> & { database_cpu_us_per_request: number };
   errors: number;
 }
 
@@ -93,7 +93,7 @@ export async function measurePostgres(options: {
       cpu_us_per_request: round(result.cpuPerRequest, 1),
       database_cpu_us_per_request: round(result.databaseCpuPerRequest, 1),
       budget_and_concurrency_cap: {
-        ...spendLimitFigures(result, budgetedResult),
+        ...variantFigures(result, budgetedResult),
         database_cpu_us_per_request: round(budgetedResult.databaseCpuPerRequest, 1),
       },
       errors: result.errors + budgetedResult.errors,

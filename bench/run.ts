@@ -32,7 +32,7 @@ import { compare, formatTable, round, row } from './report.js';
 import { measureAllCores, type AllCoresResult } from './all-cores.js';
 import { measurePostgres, type PostgresResult } from './postgres.js';
 import { seedGateway, type SeededKeys } from './seed.js';
-import { spendLimitFigures } from './spend-limit-figures.js';
+import { variantFigures } from './variant-figures.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -124,6 +124,8 @@ try {
     },
     pid: gatewayProcess.child.pid!,
   };
+  /** The same gateway and key, asked for a virtual model of two targets served by the first. */
+  const gatewayVirtual: Proxy = { target: { ...gateway.target, model: 'bench-virtual' }, pid: gateway.pid };
   /** The same gateway, called with a key that has a daily budget and a concurrency cap. */
   const gatewayBudgeted: Proxy = {
     target: { ...gateway.target, headers: { authorization: `Bearer ${keys.budgeted}` } },
@@ -147,6 +149,7 @@ try {
   process.stderr.write('warming up\n');
   await saturate(gateway.target, 3);
   await saturate(gatewayBudgeted.target, 2);
+  await saturate(gatewayVirtual.target, 2);
   await saturate(bareProxy.target, 2);
   await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
@@ -163,6 +166,7 @@ try {
     moneyMovesSaturation,
     gatewaySaturation,
     gatewayBudgetedSaturation,
+    gatewayVirtualSaturation,
   ] = await inTurns(
     rounds,
     [
@@ -171,6 +175,7 @@ try {
       () => saturateProxy(moneyMoves),
       () => saturateProxy(gateway),
       () => saturateProxy(gatewayBudgeted),
+      () => saturateProxy(gatewayVirtual),
     ],
     (result) => result.rps,
   );
@@ -327,7 +332,9 @@ try {
       errors: moneyMovesSaturation.errors,
     },
     // A key with one daily budget and a concurrency cap, against the same gateway's key without limits.
-    budget_and_concurrency_cap: spendLimitFigures(gatewaySaturation, gatewayBudgetedSaturation),
+    budget_and_concurrency_cap: variantFigures(gatewaySaturation, gatewayBudgetedSaturation),
+    // A virtual model of two targets, served by the plain model of the row above it.
+    virtual_model: variantFigures(gatewaySaturation, gatewayVirtualSaturation),
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -430,6 +437,23 @@ try {
   process.stdout.write(
     `${formatSpendLimits([['on SQLite', results.budget_and_concurrency_cap], ...(postgres ? [['on PostgreSQL', postgres.budget_and_concurrency_cap] as const] : [])])}\n\n`,
   );
+  process.stdout.write(
+    `${formatTable(
+      [
+        [
+          'throughput at saturation (req/s)',
+          `${results.virtual_model.rps}`,
+          `${results.virtual_model.vs_without.rps}`,
+        ],
+        [
+          'CPU per request (µs)',
+          `${results.virtual_model.cpu_us_per_request}`,
+          `${results.virtual_model.vs_without.cpu}`,
+        ],
+      ],
+      ['a virtual model of two targets', 'value', '/ the model it serves'],
+    )}\n\n`,
+  );
   for (const [title, figures] of [
     ['Anthropic messages, relayed as they are', results.messages_passthrough],
     [
@@ -457,6 +481,7 @@ try {
     results.saturation_rps.errors +
     results.money_moves_floor.errors +
     results.budget_and_concurrency_cap.errors +
+    results.virtual_model.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +
@@ -535,7 +560,7 @@ function pathFigures(direct: PathRun, bareProxy: Required<PathRun>, gateway: Req
   };
 }
 
-function formatSpendLimits(runs: (readonly [string, ReturnType<typeof spendLimitFigures>])[]): string {
+function formatSpendLimits(runs: (readonly [string, ReturnType<typeof variantFigures>])[]): string {
   return formatTable(
     runs.flatMap(([where, figures]) => [
       [`throughput at saturation (req/s), ${where}`, `${figures.rps}`, `${figures.vs_without.rps}`],

@@ -10,7 +10,8 @@ export interface SeededKeys {
 
 /**
  * Gives a fresh gateway the bench's channels (OpenAI and Anthropic, both on the bench upstream),
- * their prices, a user and three keys: one without limits, the others with limits never reached.
+ * their prices, a virtual model served by the OpenAI one (`bench-virtual`), a user and three keys:
+ * one without limits, the others with limits never reached.
  */
 export async function seedGateway(
   origin: string,
@@ -42,6 +43,10 @@ export async function seedGateway(
   });
   await admin('PUT', '/prices/bench-model', { input: 1, output: 2 });
   await admin('PUT', '/prices/bench-claude', { input: 1, output: 2 });
+  await admin('POST', '/virtual-models', {
+    name: 'bench-virtual',
+    targets: [{ model: 'bench-model', priority: 1 }, { model: 'bench-claude' }],
+  });
   const user = await admin('POST', '/users', { username: 'bench', balance: 1_000_000 });
   const unlimited = await admin('POST', '/keys', { user_id: user.id });
   const limited = await admin('POST', '/keys', { user_id: user.id, rpm: 1_000_000_000 });

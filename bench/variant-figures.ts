@@ -1,7 +1,7 @@
 import { round } from './report.js';
 
-/** What one budget and a concurrency cap on the key add to a request, as the bench reports it. */
-export function spendLimitFigures(
+/** A variant of the plain chat request (spend limits on the key, a virtual model) against the plain one, in one run. */
+export function variantFigures(
   without: { rps: number; cpuPerRequest: number },
   withLimits: { rps: number; cpuPerRequest: number; errors: number },
 ) {
