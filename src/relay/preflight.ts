@@ -42,8 +42,12 @@ export function preflight(input: PreflightInput, catalog: RoutingCatalog): Relay
     throw new GatewayError('model_not_allowed', { model });
   }
 
+  // A channel added later that serves the same name wins, as it does in the model lists.
   const virtual = catalog.virtualModel(model);
-  const served = virtual ? servedTarget(virtual, { endpoint, principal, catalog }) : undefined;
+  const served =
+    virtual && !catalog.servesModel(model)
+      ? servedTarget(virtual, { endpoint, principal, catalog })
+      : undefined;
   const servedModel = served?.model ?? model;
   const candidates = served?.candidates ?? selectCandidates({ endpoint, principal, catalog, model });
   if (candidates.length === 0) {

@@ -80,6 +80,20 @@ describe('virtual models', () => {
     }
   });
 
+  test('a channel added later that serves the virtual name itself takes it over', async () => {
+    await fx.gw.admin('POST', '/virtual-models', { name: 'shadowed', targets: [{ model: 'gpt-4o' }] });
+    expect((await ask(fx.openai, 'shadowed')).response.headers.get('x-gateway-model')).toBe('gpt-4o');
+    await fx.gw.admin('POST', '/channels', {
+      name: 'shadowing',
+      type: 'anthropic',
+      base_url: anthropic.origin,
+      keys: [ANTHROPIC_KEY],
+      models: ['shadowed'],
+    });
+    await fx.gw.admin('PUT', '/prices/shadowed', { input: 1, output: 1 });
+    expect((await ask(fx.openai, 'shadowed')).response.headers.get('x-gateway-model')).toBe('shadowed');
+  });
+
   test('Model Limits are checked on the name sent, not on the targets', async () => {
     const user = await fx.gw.admin('POST', '/users', { username: 'limited', balance: 10 });
     const client = async (modelLimits: string[]) => {
