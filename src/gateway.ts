@@ -105,6 +105,7 @@ export async function createGateway(
       store,
       redisUrl: environment.redisUrl,
       isPriced: (model) => catalog.price(model) !== undefined,
+      isVirtual: (model) => catalog.virtualModel(model) !== undefined,
       channels: () => catalog.channels(),
       health,
       usageWriterQueue: () => tracker.pendingCount + ledger.unstoredRecords,

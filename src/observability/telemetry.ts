@@ -18,6 +18,8 @@ export interface TelemetryOptions {
   redisUrl: string | undefined;
   /** Whether a model is priced: only those name themselves in metric labels. */
   isPriced(model: string): boolean;
+  /** Whether a name is a virtual model's: those name themselves in the `requested_model` label. */
+  isVirtual(model: string): boolean;
   /** Every channel whose health the metrics show. */
   channels(): Iterable<HealthChannel>;
   health: Pick<ChannelHealth, 'report'>;
@@ -57,6 +59,7 @@ export class Telemetry {
     this.machineMetrics = options.machineMetrics;
     this.metrics = new GatewayMetrics({
       isPriced: options.isPriced,
+      isVirtual: options.isVirtual,
       pairStates: () => pairStates(options),
       usageWriterQueue: options.usageWriterQueue,
     });

@@ -86,6 +86,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestId: request.requestId,
       principal,
       model: plan.model,
+      requestedModel: plan.namedModel,
       endpoint: endpoint.name,
       stream,
       price,
@@ -336,7 +337,7 @@ async function admit(
       reservation,
     };
   } catch (error) {
-    const outcome = refusedOutcome(request, plan?.model, error);
+    const outcome = refusedOutcome(request, plan, error);
     observation.finished(outcome);
     request.onFinished?.(outcome);
     throw error;
@@ -344,12 +345,13 @@ async function admit(
 }
 
 /** A request refused before anything was reserved: nothing is charged. */
-function refusedOutcome(request: RelayRequest, model: string | undefined, error: unknown): RequestOutcome {
+function refusedOutcome(request: RelayRequest, plan: RelayPlan | undefined, error: unknown): RequestOutcome {
   const { endpoint, principal } = request;
   return {
     requestId: request.requestId,
     endpoint: endpoint.name,
-    model,
+    model: plan?.model,
+    requestedModel: plan?.namedModel,
     channelId: null,
     userId: principal.user.id,
     keyId: principal.key.id,

@@ -18,7 +18,10 @@ export interface PreflightInput {
 }
 
 export interface RelayPlan {
+  /** The model as the client wrote it, modifier included. */
   requestedModel: string;
+  /** The public model the client named (modifier stripped): a virtual model's name, or `model`. */
+  namedModel: string;
   /** The public model that serves the request: the one named, or a virtual model's target. */
   model: string;
   effort: ReasoningEffort | undefined;
@@ -65,6 +68,7 @@ export function preflight(input: PreflightInput, catalog: RoutingCatalog): Relay
   if (!price) throw new GatewayError('model_price_missing', { model: servedModel });
   return {
     requestedModel,
+    namedModel: model,
     model: servedModel,
     effort,
     candidates,

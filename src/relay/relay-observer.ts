@@ -90,8 +90,10 @@ export interface BilledTokens {
 export interface RequestOutcome {
   requestId: string;
   endpoint: string;
-  /** The public model, once the request named one the gateway serves. */
+  /** The public model that served the request, once the request named one the gateway serves. */
   model: string | undefined;
+  /** The public model the client named (a virtual model's name, or `model`). */
+  requestedModel: string | undefined;
   channelId: number | null;
   userId: number | undefined;
   keyId: number | undefined;

@@ -25,6 +25,8 @@ export interface RequestFacts {
   requestId: string;
   principal: Principal;
   model: string;
+  /** The public model the client named: a virtual model's name, or `model`. */
+  requestedModel: string;
   endpoint: string;
   stream: boolean;
   price: PriceRecord;
@@ -83,6 +85,7 @@ export class RequestAccount {
       requestId: facts.requestId,
       endpoint: facts.endpoint,
       model: facts.model,
+      requestedModel: facts.requestedModel,
       channelId: record.channelId,
       userId: record.userId,
       keyId: record.keyId,

@@ -16,6 +16,7 @@ const entry: AccessEntry = {
     requestId: 'c0ffee',
     endpoint: 'chat-completions',
     model: 'gpt-4o',
+    requestedModel: 'gpt-4o',
     channelId: 3,
     userId: 7,
     keyId: 11,

@@ -57,6 +57,9 @@ test('after a mix of requests, every counter is exactly what was billed and answ
     expect(await chat({ model: 'gpt-4o', messages: hi })).toBe(400);
     expect(await chat({ model: 'unpriced-model', messages: hi })).toBe(403);
     expect(await chat({ model: 'attacker-chosen-label', messages: hi })).toBe(503);
+    // A virtual model names itself as the requested model, served by its target.
+    await fx.gw.admin('POST', '/virtual-models', { name: 'mini-alias', targets: [{ model: 'gpt-4o-mini' }] });
+    expect(await chat({ model: 'mini-alias', messages: hi })).toBe(200);
     // A key allowed one request a minute.
     expect(await chat({ model: 'gpt-4o-mini', messages: hi }, limited.body.key)).toBe(200);
     expect(await chat({ model: 'gpt-4o-mini', messages: hi }, limited.body.key)).toBe(429);
@@ -67,10 +70,17 @@ test('after a mix of requests, every counter is exactly what was billed and answ
     const logs = (await fx.logs()) as LogRow[];
     const metrics = await scrapeMetrics(fx.gw.origin);
 
-    const requests = (endpoint: string, model: string, channel: string, status: string) =>
-      valueOf(metrics, 'gateway_requests_total', { endpoint, model, channel, status });
+    const requests = (endpoint: string, model: string, channel: string, status: string, requested = model) =>
+      valueOf(metrics, 'gateway_requests_total', {
+        endpoint,
+        model,
+        requested_model: requested,
+        channel,
+        status,
+      });
     expect(requests('chat-completions', 'gpt-4o', primary, '200')).toBe(2);
     expect(requests('chat-completions', 'gpt-4o-mini', primary, '200')).toBe(2);
+    expect(requests('chat-completions', 'gpt-4o-mini', primary, '200', 'mini-alias')).toBe(1);
     expect(requests('messages', 'gpt-4o-mini', primary, '200')).toBe(1);
     expect(requests('messages', 'gpt-4o', primary, '200')).toBe(1);
     expect(requests('chat-completions', 'gpt-4o', primary, '400')).toBe(1);
@@ -78,8 +88,8 @@ test('after a mix of requests, every counter is exactly what was billed and answ
     expect(requests('chat-completions', 'other', 'none', '503')).toBe(1);
     expect(requests('chat-completions', 'gpt-4o-mini', 'none', '429')).toBe(1);
     expect(requests('chat-completions', 'gpt-4o', secondary, '200')).toBe(1);
-    expect(total(metrics, 'gateway_requests_total')).toBe(11);
-    expect(total(metrics, 'gateway_request_duration_seconds_count')).toBe(11);
+    expect(total(metrics, 'gateway_requests_total')).toBe(12);
+    expect(total(metrics, 'gateway_request_duration_seconds_count')).toBe(12);
     expect(
       valueOf(metrics, 'gateway_request_duration_seconds_count', { endpoint: 'messages', stream: 'true' }),
     ).toBe(1);
@@ -106,12 +116,12 @@ test('after a mix of requests, every counter is exactly what was billed and answ
 
     const attempts = (channel: string, outcome: string) =>
       valueOf(metrics, 'gateway_upstream_attempts_total', { channel, outcome });
-    expect(attempts(primary, 'success')).toBe(6);
+    expect(attempts(primary, 'success')).toBe(7);
     expect(attempts(primary, 'client_error')).toBe(1);
     expect(attempts(primary, 'server_error')).toBe(1);
     expect(attempts(secondary, 'success')).toBe(1);
-    expect(total(metrics, 'gateway_upstream_attempts_total')).toBe(9);
-    expect(valueOf(metrics, 'gateway_upstream_first_byte_seconds_count', { channel: primary })).toBe(6);
+    expect(total(metrics, 'gateway_upstream_attempts_total')).toBe(10);
+    expect(valueOf(metrics, 'gateway_upstream_first_byte_seconds_count', { channel: primary })).toBe(7);
     expect(valueOf(metrics, 'gateway_upstream_first_byte_seconds_count', { channel: secondary })).toBe(1);
     expect(valueOf(metrics, 'gateway_rate_limited_total', { limit: 'rpm' })).toBe(1);
     expect(valueOf(metrics, 'gateway_open_streams')).toBe(0);

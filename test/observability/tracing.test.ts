@@ -92,6 +92,7 @@ test('a request continues the client trace: GenAI attributes, billed usage, one 
     'gen_ai.provider.name': 'openai',
     'gen_ai.system': 'openai',
     'gen_ai.request.model': 'gpt-4o',
+    'gateway.requested_model': 'gpt-4o',
     'gen_ai.response.model': 'gpt-4o-2024-08-06',
     'gen_ai.response.finish_reasons': ['stop'],
     'gen_ai.request.stream': false,
@@ -189,6 +190,20 @@ test('converted to another protocol: the provider, model and finish reason of th
   expect(anthropic.requests[0]?.headers.traceparent).toMatch(
     new RegExp(`^00-${request.traceId}-${attempts[0]?.spanId}-01$`),
   );
+});
+
+test('a virtual model: the model that served it, and the name the client sent', async () => {
+  await fx.gw.admin('POST', '/virtual-models', {
+    name: 'traced-alias',
+    targets: [{ model: 'claude-sonnet-4-5' }],
+  });
+  await chat({ model: 'traced-alias', max_tokens: 64 });
+  const { request } = await exported();
+  expect(request.name).toBe('chat claude-sonnet-4-5');
+  expect(request.attributes).toMatchObject({
+    'gen_ai.request.model': 'claude-sonnet-4-5',
+    'gateway.requested_model': 'traced-alias',
+  });
 });
 
 test('without OTEL_EXPORTER_OTLP_ENDPOINT nothing is traced and no trace context goes upstream', async () => {

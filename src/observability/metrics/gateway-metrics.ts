@@ -17,6 +17,8 @@ const PAIR_STATES: readonly PairState[] = ['healthy', 'cooling_down', 'probing']
 export interface MetricsSources {
   /** Only priced models name themselves in the `model` label; any other is `other`. */
   isPriced(model: string): boolean;
+  /** Virtual models also name themselves in the `requested_model` label. */
+  isVirtual(model: string): boolean;
   /** The state of every (channel, model) pair of every channel. */
   pairStates(): Iterable<{ channelId: number; model: string; state: PairState }>;
   /** Usage records not yet in `usage_logs`: settlements being written and records waiting for the batch. */
@@ -56,8 +58,8 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 100 });
     this.requests = new TallyFamily({
       name: 'gateway_requests_total',
-      help: 'Relayed requests by endpoint, model, channel (none before one answered) and HTTP status.',
-      labelNames: ['endpoint', 'model', 'channel', 'status'],
+      help: 'Relayed requests by endpoint, model that served them, model the client named (a virtual model or the same), channel (none before one answered) and HTTP status.',
+      labelNames: ['endpoint', 'model', 'requested_model', 'channel', 'status'],
       registers,
     });
     this.durations = new BucketFamily({
@@ -133,10 +135,19 @@ export class GatewayMetrics {
     return model !== undefined && this.sources.isPriced(model) ? model : 'other';
   }
 
+  /** The `requested_model` label: a priced model or a virtual model by name, else `other`. */
+  requestedModelLabel(model: string | undefined): string {
+    return model !== undefined && (this.sources.isPriced(model) || this.sources.isVirtual(model))
+      ? model
+      : 'other';
+  }
+
   requestFinished(outcome: RequestOutcome): void {
     const channel = outcome.channelId === null ? 'none' : String(outcome.channelId);
     const model = this.modelLabel(outcome.model);
-    this.requests.get([outcome.endpoint, model, channel, String(outcome.statusCode)]).value += 1;
+    const requested =
+      outcome.requestedModel === outcome.model ? model : this.requestedModelLabel(outcome.requestedModel);
+    this.requests.get([outcome.endpoint, model, requested, channel, String(outcome.statusCode)]).value += 1;
     this.durations
       .get([outcome.endpoint, outcome.stream ? 'true' : 'false'])
       .observe(outcome.latencyMs / 1000);

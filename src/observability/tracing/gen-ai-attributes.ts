@@ -22,6 +22,8 @@ export const GEN_AI_USAGE_REASONING_OUTPUT_TOKENS = 'gen_ai.usage.reasoning.outp
 /** The gateway's own attributes. */
 export const GATEWAY_REQUEST_ID = 'gateway.request.id';
 export const GATEWAY_ENDPOINT = 'gateway.endpoint';
+/** The public model the client named: a virtual model's name, or the model that served it. */
+export const GATEWAY_REQUESTED_MODEL = 'gateway.requested_model';
 export const GATEWAY_CHANNEL_ID = 'gateway.channel.id';
 export const GATEWAY_CHANNEL_TYPE = 'gateway.channel.type';
 export const GATEWAY_COST_USD = 'gateway.cost.usd';

@@ -119,6 +119,8 @@ class TracedRequest implements RequestObservation {
       span.updateName(`${operation} ${outcome.model}`);
       span.setAttribute(attributes.GEN_AI_REQUEST_MODEL, outcome.model);
     }
+    if (outcome.requestedModel !== undefined)
+      span.setAttribute(attributes.GATEWAY_REQUESTED_MODEL, outcome.requestedModel);
     if (this.channelType !== undefined && outcome.channelId !== null) {
       const provider = attributes.providerName(this.channelType);
       span.setAttribute(attributes.GEN_AI_PROVIDER_NAME, provider);
