@@ -1,30 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
+import { gatewayStoreVariants } from '../helpers/test-stores.js';
 
 /**
  * `/api/models` (admin-api section 11.1): per public model ID, the context window, the output cap
  * and the capabilities, every member optional and null when unknown; stored on SQLite and on
  * PostgreSQL when `DATABASE_URL` is set, and held by the routing catalogue, which sees a change at once.
  */
-const databaseUrl = process.env.DATABASE_URL;
-const variants = [
-  { name: 'sqlite', options: {} },
-  ...(databaseUrl
-    ? [{ name: 'postgres', options: { databaseUrl, databaseSchema: uniqueSchemaName() } }]
-    : []),
-];
-
-describe.each(variants)('model metadata on $name', ({ options }) => {
+describe.each(gatewayStoreVariants())('model metadata on $name', (variant) => {
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    gateway = await startTestGateway(options);
+    gateway = await startTestGateway(variant.options);
   });
   afterAll(async () => {
     await gateway?.close();
-    if ('databaseSchema' in options && options.databaseSchema)
-      await dropSchema(databaseUrl!, options.databaseSchema);
+    await variant.cleanUp();
   });
 
   const expectInvalid = (response: { status: number; body: any }, field: string) => {

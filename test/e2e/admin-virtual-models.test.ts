@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
-import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
+import { gatewayStoreVariants } from '../helpers/test-stores.js';
 
 /**
  * `/api/virtual-models` (admin-api section 11.2): create with the documented defaults, read, list,
  * change, delete; a name may not be a model a channel serves and a target may not be a virtual
  * model. On SQLite, and on PostgreSQL when `DATABASE_URL` is set; the catalogue sees each change.
  */
-const databaseUrl = process.env.DATABASE_URL;
-const variants = [
-  { name: 'sqlite', options: {} },
-  ...(databaseUrl
-    ? [{ name: 'postgres', options: { databaseUrl, databaseSchema: uniqueSchemaName() } }]
-    : []),
-];
-
-describe.each(variants)('virtual models on $name', ({ options }) => {
+describe.each(gatewayStoreVariants())('virtual models on $name', (variant) => {
   let gateway: TestGateway;
 
   beforeAll(async () => {
-    gateway = await startTestGateway(options);
+    gateway = await startTestGateway(variant.options);
     const channel = await gateway.admin('POST', '/channels', {
       name: 'openai',
       type: 'openai',
@@ -32,8 +24,7 @@ describe.each(variants)('virtual models on $name', ({ options }) => {
   });
   afterAll(async () => {
     await gateway?.close();
-    if ('databaseSchema' in options && options.databaseSchema)
-      await dropSchema(databaseUrl!, options.databaseSchema);
+    await variant.cleanUp();
   });
 
   const expectInvalid = (response: { status: number; body: any }, field: string) => {

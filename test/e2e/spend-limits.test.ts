@@ -6,7 +6,7 @@ import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { send } from '../helpers/client-request.js';
 import { startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
-import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
+import { gatewayStoreVariants } from '../helpers/test-stores.js';
 
 /**
  * Spend limits through the official SDKs (admin-api section 10): budgets of keys, users and groups
@@ -15,25 +15,17 @@ import { dropSchema, uniqueSchemaName } from '../helpers/test-stores.js';
  * concurrency cap refuses the request over it; the budgets endpoints show what is used. On SQLite,
  * and on PostgreSQL when `DATABASE_URL` is set.
  */
-const databaseUrl = process.env.DATABASE_URL;
-const variants = [
-  { name: 'sqlite', gateway: {} },
-  ...(databaseUrl
-    ? [{ name: 'postgres', gateway: { databaseUrl, databaseSchema: uniqueSchemaName() } }]
-    : []),
-];
-
 const ANTHROPIC_KEY = 'anthropic-upstream-key';
 
 const withoutRequestId = (message: string) => message.replace(/ \(request id: [^)]*\)$/, '');
 
-describe.each(variants)('spend limits on $name', ({ gateway }) => {
+describe.each(gatewayStoreVariants())('spend limits on $name', (variant) => {
   let fx: RelayFixture;
   let anthropicUpstream: FakeUpstream;
   let sequence = 0;
 
   beforeAll(async () => {
-    fx = await startRelayFixture({ balance: 100, gateway });
+    fx = await startRelayFixture({ balance: 100, gateway: variant.options });
     anthropicUpstream = await startFakeAnthropic({ apiKey: ANTHROPIC_KEY });
     await fx.gw.admin('POST', '/channels', {
       name: 'claude',
@@ -47,8 +39,7 @@ describe.each(variants)('spend limits on $name', ({ gateway }) => {
   afterAll(async () => {
     await fx?.close();
     await anthropicUpstream?.close();
-    if ('databaseSchema' in gateway && gateway.databaseSchema)
-      await dropSchema(databaseUrl!, gateway.databaseSchema);
+    await variant.cleanUp();
   });
   afterEach(() => fx.upstream.clear());
 

@@ -55,3 +55,27 @@ export function storeVariants(): StoreVariant[] {
   }
   return variants;
 }
+
+/** Where a test gateway keeps its data: SQLite in its data directory, or a PostgreSQL schema of its own. */
+export interface GatewayStoreVariant {
+  name: 'sqlite' | 'postgres';
+  /** What `startTestGateway` takes to use it. */
+  options: { databaseUrl?: string; databaseSchema?: string };
+  /** Drops the PostgreSQL schema once the gateway is closed; nothing to do for SQLite. */
+  cleanUp(): Promise<void>;
+}
+
+/** SQLite always; PostgreSQL too when `DATABASE_URL` is set, each variant in a schema of its own. */
+export function gatewayStoreVariants(): GatewayStoreVariant[] {
+  const variants: GatewayStoreVariant[] = [{ name: 'sqlite', options: {}, cleanUp: async () => undefined }];
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const databaseSchema = uniqueSchemaName();
+    variants.push({
+      name: 'postgres',
+      options: { databaseUrl, databaseSchema },
+      cleanUp: () => dropSchema(databaseUrl, databaseSchema),
+    });
+  }
+  return variants;
+}
