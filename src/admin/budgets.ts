@@ -6,6 +6,7 @@ import type { GatewayServices } from '../services.js';
 import { BudgetWindowsRepository } from '../store/budget-windows-repository.js';
 import { defaultGroup } from '../store/groups-repository.js';
 import { notFound } from './admin-error.js';
+import { serializeBudget } from './serialize-budget.js';
 import { accountOf } from './console-identity.js';
 import { parseIdParam } from './parse-id-param.js';
 
@@ -64,16 +65,11 @@ function usageAnswer(services: GatewayServices) {
 }
 
 function serializeUsage(usage: BudgetUsage) {
-  const { budget } = usage;
+  const { alert_at: _alertAt, ...budget } = serializeBudget(usage.budget);
   return {
     scope: usage.scope,
     id: usage.id,
-    period: budget.period,
-    hours: budget.hours,
-    usd: budget.usd === null ? null : nanoToUsd(budget.usd),
-    tokens: budget.tokens,
-    requests: budget.requests,
-    models: budget.models,
+    ...budget,
     used_usd: nanoToUsd(usage.usedUsd),
     used_tokens: usage.usedTokens,
     used_requests: usage.usedRequests,
