@@ -1,18 +1,11 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { WindowCharge, WindowRefusal } from '../billing/budgets/window-charge.js';
 import type { ThresholdCrossing } from '../events/webhooks/budget-events.js';
+import type { StoredWindow } from './budget-windows-repository.js';
 
 /** One window's counts as a group commit moves them (nano-USD, tokens, requests). */
-interface WindowState {
+interface WindowState extends StoredWindow {
   key: string;
-  /** Unix seconds. */
-  start: number;
-  usedUsd: number;
-  usedTokens: number;
-  usedRequests: number;
-  heldUsd: number;
-  heldTokens: number;
-  heldRequests: number;
   changed: boolean;
 }
 
