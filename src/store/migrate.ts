@@ -13,6 +13,7 @@ import { windowsPerBatchMigration } from './migrations/0010-windows-per-batch.js
 import { modelMetadataMigration } from './migrations/0011-model-metadata.js';
 import { virtualModelsMigration } from './migrations/0012-virtual-models.js';
 import { requestedModelMigration } from './migrations/0013-requested-model.js';
+import { servedModelMigration } from './migrations/0014-served-model.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0011-model-metadata': modelMetadataMigration,
     '0012-virtual-models': virtualModelsMigration(store.dialect),
     '0013-requested-model': requestedModelMigration(store.dialect),
+    '0014-served-model': servedModelMigration(store.dialect),
   };
 }
 

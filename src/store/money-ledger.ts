@@ -35,7 +35,8 @@ export interface Hold {
 export type ReturnedHold = Pick<Hold, 'userId' | 'keyId' | 'keyCapped' | 'amount'>;
 
 /** What a settlement needs of its hold: the figures the reservation wrote into it. */
-export type HeldMoney = ReturnedHold & Pick<Hold, 'id' | 'createdAt' | 'budget' | 'lowBalanceAlert'>;
+export type HeldMoney = ReturnedHold &
+  Pick<Hold, 'id' | 'createdAt' | 'model' | 'budget' | 'lowBalanceAlert'>;
 
 /**
  * The money moves of a request, each one atomic and each tied to the durable hold: the hold is
@@ -51,7 +52,9 @@ export interface MoneyLedger {
   reserve(hold: Hold): Promise<ReserveOutcome>;
   /**
    * Charges `cost` against the hold (the rest goes back, `used` counters grow) and writes the
-   * request's usage record into the hold, in one transaction. The hold's windows give back their
+   * request's usage record into the hold, in one transaction. A record whose `model` is not the
+   * hold's (the request fell back to another model) moves the hold to it, the model the client
+   * named kept as `requested_model`. The hold's windows give back their
    * reservation and, when `counted` (the request was served), count the cost, the record's tokens
    * and the request. False when the hold was settled or returned already.
    */

@@ -97,6 +97,7 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         first_byte_ms: record.firstByteMs,
         error: record.error === null ? null : storableText(record.error),
         settled_at: record.createdAt,
+        ...(record.model !== hold.model && { model: storableText(record.model) }),
         ...(hold.budget && budgetOfSettlement(hold.budget, counted)),
         ...(hold.lowBalanceAlert !== undefined && { low_balance: hold.lowBalanceAlert }),
       } satisfies SettleMove);

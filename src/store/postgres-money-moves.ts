@@ -68,6 +68,8 @@ export interface SettleMove {
   first_byte_ms: number | null;
   error: string | null;
   settled_at: number;
+  /** The model that served the request, where it is not the hold's (a fallback to another model). */
+  model?: string;
   /** Present when the hold counts in windows. */
   budgeted?: true;
   /** The request was served: its figures count in the windows (a failed one counts nothing). */

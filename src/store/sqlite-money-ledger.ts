@@ -39,6 +39,10 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
        first_byte_ms = ?, error = ?, settled_at = ?
      where id = ? and status_code is null`,
   );
+  const retargetHold = database.prepare(
+    `update holds set model = ?, requested_model = coalesce(requested_model, model)
+     where id = ? and status_code is null`,
+  );
   const copySettled = database.prepare(
     insertSettledRecords('holds where owner = ? and status_code is not null'),
   );
@@ -112,6 +116,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
       }),
     settle: (hold, cost, record, counted = true) =>
       commits.submit(() => {
+        if (record.model !== hold.model) retargetHold.run(record.model, hold.id);
         // Updated only while unsettled: a settlement repeated, or raced by a return, moves nothing.
         if (recordInHold.run(...holdRecordValues(record, cost), hold.id).changes === 0) return false;
         balances.charge(hold, cost);

@@ -121,6 +121,25 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     });
   });
 
+  test('a settlement by another model (a fallback) records the served model and the one the client named', async () => {
+    const { request } = await seed(1_000_000, null);
+    const plain = request(100_000);
+    const virtual = { ...request(100_000), requestedModel: 'smart' };
+    const unchanged = request(100_000);
+    for (const asked of [plain, virtual, unchanged]) {
+      const reservation = await ledger.reserve(asked);
+      const model = asked === unchanged ? 'gpt-4o' : 'claude-sonnet-4';
+      await ledger.settle(reservation, 10, usageRecord({ requestId: asked.requestId, model }));
+    }
+    expect(await logsOf(plain.requestId)).toMatchObject([
+      { model: 'claude-sonnet-4', requestedModel: 'gpt-4o', cost: 10 },
+    ]);
+    expect(await logsOf(virtual.requestId)).toMatchObject([
+      { model: 'claude-sonnet-4', requestedModel: 'smart' },
+    ]);
+    expect(await logsOf(unchanged.requestId)).toMatchObject([{ model: 'gpt-4o', requestedModel: null }]);
+  });
+
   test('a settlement repeated on the database (a lost acknowledgement) moves the money once', async () => {
     const { user, request } = await seed(1_000_000, 800_000);
     const asked = request(500_000);

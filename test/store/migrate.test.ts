@@ -21,6 +21,7 @@ const MIGRATIONS = [
   '0011-model-metadata',
   '0012-virtual-models',
   '0013-requested-model',
+  '0014-served-model',
 ];
 
 const opened: Array<() => Promise<void>> = [];

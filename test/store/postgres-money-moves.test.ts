@@ -160,6 +160,7 @@ describe.skipIf(!postgres)('money moves on PostgreSQL, group-committed', () => {
         keyCapped: taken.key_capped,
         amount: 10,
         createdAt: taken.created_at,
+        model: taken.model,
       },
       5,
       usageRecord({ userId: alice.user.id, error: 'upstream said \0 and \ud800 alone' }),

@@ -13,7 +13,7 @@ export function requestedModelMigration(dialect: DialectName): Migration {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('holds').addColumn('requested_model', 'text').execute();
       await db.schema.alterTable('usage_logs').addColumn('requested_model', 'text').execute();
-      if (dialect === 'postgres') await sql.raw(withRequestedModel(moneyMovesFunction)).execute(db);
+      if (dialect === 'postgres') await sql.raw(requestedModelFunction).execute(db);
     },
   };
 }
@@ -29,6 +29,9 @@ const CHANGES: [string, string][] = [
     'move.amount, move.model,\n          move.requested_model, move.endpoint,',
   ],
 ];
+
+/** `gateway_money_moves` as this migration leaves it. */
+export const requestedModelFunction = withRequestedModel(moneyMovesFunction);
 
 function withRequestedModel(functionSql: string): string {
   let changed = functionSql;
