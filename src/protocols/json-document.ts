@@ -123,7 +123,7 @@ function memberStart(bytes: Buffer, objectStart: number, name: string): number {
 }
 
 /** Whether the member name quoted from `quote` to `closingQuote` reads `name`. */
-function memberNameIs(bytes: Buffer, quote: number, closingQuote: number, name: string): boolean {
+export function memberNameIs(bytes: Buffer, quote: number, closingQuote: number, name: string): boolean {
   const text = bytes.toString('utf8', quote + 1, closingQuote);
   if (text.indexOf('\\') < 0) return text === name;
   return JSON.parse(bytes.toString('utf8', quote, closingQuote + 1)) === name;

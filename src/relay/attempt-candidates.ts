@@ -10,7 +10,7 @@ import {
   type UpstreamCallPlan,
 } from '../providers/prepare-upstream-call.js';
 import type { ProviderDescriptor } from '../providers/provider-descriptor.js';
-import type { ChannelHealth, PairAttempt, PairFailure } from '../routing/channel-health.js';
+import type { ChannelHealth, PairAttempt, PairFailure, PairHold } from '../routing/channel-health.js';
 import { classifyFailure, type FailureKind } from '../routing/policy/failure-kind.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { Cancellation } from './cancellation.js';
@@ -19,17 +19,26 @@ import type { UpstreamReply } from './upstream-call.js';
 import { upstreamHeldError } from './upstream-held-error.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import { describeAttempt } from './describe-attempt.js';
+import { framedStream } from './framed-stream.js';
+import { readStreamOpening } from './stream-opening.js';
 import type { UpstreamPlan } from './plan.js';
 import type { AttemptObservation, RequestObservation } from './relay-observer.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 
-export interface AttemptOptions {
-  candidates: readonly RoutableChannel[];
-  /** The public model: health is tracked per (channel, model). */
+/** One public model to try, with its channels in the order to try them. */
+export interface AttemptTarget {
   model: string;
+  candidates: readonly RoutableChannel[];
   plan: (channel: RoutableChannel) => Promise<UpstreamPlan | undefined>;
+}
+
+export interface AttemptOptions {
+  /** In the order to try (admin-api section 11.3); health is tracked per (channel, model). */
+  targets: readonly AttemptTarget[];
+  /** The failures that move on to the next target. */
+  fallbackOn: ReadonlySet<FailureKind>;
   stream: boolean;
-  /** Attempts that may fail before the relay gives up; refused keys and unserved channels do not count. */
+  /** Attempts per target that may fail before it is given up; refused keys and unserved channels do not count. */
   maxAttempts: number;
   cancellation: Cancellation;
   dispatcher: Dispatcher;
@@ -45,47 +54,121 @@ export interface AttemptOptions {
   observation: RequestObservation;
 }
 
+export interface AttemptResult {
+  outcome: UpstreamOutcome;
+  /** The target whose attempt `outcome` is; undefined when no call was made. */
+  target: AttemptTarget | undefined;
+}
+
 /**
- * Tries the candidates in the order health gives until one answers (admin-api sections 4 and 7):
- * a transport failure, a timeout, 429, 5xx or a 200 whose body is not JSON moves on to the next
- * candidate, at most `maxAttempts` times; a refused key (401/403) moves on to the channel's next
- * key or the next channel. A stream counts as answered once its first chunk arrived; nothing is
- * retried after that. Only real upstream outcomes reach health: a failure of the gateway's own
- * (planning, serialising) is thrown and leaves the pair's health as it was.
+ * Tries the targets in order, each over its candidates in the order health gives, until one
+ * answers (admin-api sections 4, 7 and 11.3). Within a target, a transport failure, a timeout,
+ * 429, 5xx, a 200 whose body is not JSON, or a stream's error before its first content moves on to
+ * the next candidate, at most `maxAttempts` times; a refused key (401/403) moves on to the
+ * channel's next key or the next channel. A target given up on a failure of a kind in
+ * `fallbackOn` moves on to the next target; any other failure is the answer. A stream counts as
+ * answered once its first content arrived (its first chunk, when nothing could take over);
+ * nothing is retried after that. Only real upstream outcomes reach health: a failure of the
+ * gateway's own (planning, serialising) is thrown and leaves the pair's health as it was.
  */
-export async function attemptCandidates(options: AttemptOptions): Promise<UpstreamOutcome> {
-  let last: UpstreamOutcome = {
-    kind: 'unreachable',
-    channel: undefined,
-    detail: 'no channel could be tried',
-  };
-  const route = options.health.route(options.candidates, options.model);
+export async function attemptCandidates(options: AttemptOptions): Promise<AttemptResult> {
+  let last: AttemptResult = { outcome: NOTHING_TRIED, target: undefined };
+  let firstHold: PairHold | undefined;
+  let called = false;
+  const { targets } = options;
+  for (let index = 0; index < targets.length; index += 1) {
+    const target = targets[index]!;
+    const tried = await attemptTarget(target, options, index < targets.length - 1);
+    if (tried.kind === 'held') {
+      if (tried.hold && (!firstHold || tried.hold.untilMs < firstHold.untilMs)) firstHold = tried.hold;
+      continue;
+    }
+    called = true;
+    const { outcome } = tried;
+    if (outcome.kind === 'unserved') continue;
+    if (last.outcome.kind === 'streaming') last.outcome.body.destroy();
+    last = { outcome, target };
+    const failure = failureOf(outcome);
+    if (failure === undefined || options.cancellation.aborted || !options.fallbackOn.has(failure)) break;
+  }
+  if (!called && firstHold) throw upstreamHeldError(firstHold);
+  return last;
+}
+
+const NOTHING_TRIED: UpstreamOutcome = {
+  kind: 'unreachable',
+  channel: undefined,
+  detail: 'no channel could be tried',
+};
+
+/** The kind of an attempt's failure; undefined when it is an answer. */
+function failureOf(outcome: UpstreamOutcome): FailureKind | undefined {
+  switch (outcome.kind) {
+    case 'answered':
+    case 'unserved':
+      return undefined;
+    case 'streaming':
+      return outcome.opening?.failure;
+    case 'upstream-error':
+      return outcome.failure;
+    case 'timeout':
+    case 'unreachable':
+      return classifyFailure({ kind: 'transport' });
+    default: {
+      const unknown: never = outcome;
+      return unknown;
+    }
+  }
+}
+
+type TargetAttempt =
+  { kind: 'called'; outcome: UpstreamOutcome } | { kind: 'held'; hold: PairHold | undefined };
+
+/** One target's candidates, walked as section 4 says; `held` when none could be called. */
+async function attemptTarget(
+  target: AttemptTarget,
+  options: AttemptOptions,
+  moreTargets: boolean,
+): Promise<TargetAttempt> {
+  let last: UpstreamOutcome | undefined;
+  const route = options.health.route(target.candidates, target.model);
   let failures = 0;
   let attempt = route.next();
-  const hold = attempt ? undefined : route.held();
-  if (hold) throw upstreamHeldError(hold);
+  if (!attempt) return { kind: 'held', hold: route.held() };
+  // A stream is read to its first content only when a failure before it could go elsewhere.
+  const mayMoveOn = moreTargets || (target.candidates.length > 1 && options.maxAttempts > 1);
   while (attempt) {
     let outcome: UpstreamOutcome;
     try {
-      outcome = await attemptOne(attempt, options);
+      outcome = await attemptOne(attempt, target, options, mayMoveOn);
     } catch (error) {
       attempt.abandoned();
       throw error;
     }
     report(attempt, outcome, options.cancellation);
-    if (outcome.kind === 'answered' || outcome.kind === 'streaming' || options.cancellation.aborted)
-      return outcome;
+    if (options.cancellation.aborted) return { kind: 'called', outcome };
     const refused = outcome.kind === 'upstream-error' && isCredentialRefusal(outcome.reply.statusCode);
-    if (outcome.kind === 'upstream-error' && !refused && !isRetryableStatus(outcome.reply.statusCode))
-      return outcome;
-    if (!refused && outcome.kind !== 'unserved') failures += 1;
+    const failure = failureOf(outcome);
+    if (!refused && outcome.kind !== 'unserved') {
+      if (failure === undefined || !ANOTHER_CHANNEL_MAY_ANSWER.has(failure))
+        return { kind: 'called', outcome };
+      failures += 1;
+    }
     const next = failures < Math.max(1, options.maxAttempts) ? route.next() : undefined;
-    if (!next) return outcome.kind === 'unserved' ? last : outcome;
+    if (!next) return { kind: 'called', outcome: outcome.kind === 'unserved' ? (last ?? outcome) : outcome };
+    if (outcome.kind === 'streaming') outcome.body.destroy();
     if (outcome.kind !== 'unserved') last = outcome;
     attempt = next;
   }
-  return last;
+  return { kind: 'called', outcome: last! };
 }
+
+/** Failures another channel of the same model may not repeat; a refusal of the input it would. */
+const ANOTHER_CHANNEL_MAY_ANSWER: ReadonlySet<FailureKind> = new Set([
+  'timeout',
+  'rate_limit',
+  'server_error',
+]);
 
 /** The upstream's own words in its 429, keys redacted, for the gateway to repeat while the pair is held. */
 function rateLimitMessage(outcome: { channel: RoutableChannel; body: Buffer }): string {
@@ -103,12 +186,13 @@ function isCredentialRefusal(status: number): boolean {
  * channel would answer no better (context length, content filter, any other) says nothing of it.
  */
 function report(attempt: PairAttempt, outcome: UpstreamOutcome, cancellation: Cancellation): void {
-  if (outcome.kind === 'answered' || outcome.kind === 'streaming') return attempt.succeeded();
-  if (cancellation.aborted || outcome.kind === 'unserved') return attempt.abandoned();
+  const failure = failureOf(outcome);
+  if (outcome.kind === 'answered' || (outcome.kind === 'streaming' && failure === undefined))
+    return attempt.succeeded();
+  if (cancellation.aborted || outcome.kind === 'unserved' || failure === undefined)
+    return attempt.abandoned();
   if (outcome.kind === 'upstream-error' && isCredentialRefusal(outcome.reply.statusCode))
     return attempt.refused();
-  const failure =
-    outcome.kind === 'upstream-error' ? outcome.failure : classifyFailure({ kind: 'transport' });
   switch (failure) {
     case 'timeout':
     case 'rate_limit':
@@ -126,9 +210,10 @@ function report(attempt: PairAttempt, outcome: UpstreamOutcome, cancellation: Ca
 }
 
 function pairFailure(
-  outcome: Extract<UpstreamOutcome, { kind: 'upstream-error' | 'timeout' | 'unreachable' }>,
+  outcome: Exclude<UpstreamOutcome, { kind: 'answered' | 'unserved' }>,
   failure: FailureKind,
 ): PairFailure {
+  if (outcome.kind === 'streaming') return { detail: 'the stream failed before its first content' };
   if (outcome.kind === 'unreachable') return { detail: outcome.detail };
   if (outcome.kind === 'timeout') return { detail: outcome.limit };
   return {
@@ -140,11 +225,13 @@ function pairFailure(
 
 async function attemptOne(
   attempt: PairAttempt<RoutableChannel>,
+  target: AttemptTarget,
   options: AttemptOptions,
+  readOpening: boolean,
 ): Promise<UpstreamOutcome> {
   const { channel } = attempt;
   const provider = findProvider(channel.type);
-  const plan = provider && (await options.plan(channel));
+  const plan = provider && (await target.plan(channel));
   if (!plan) return { kind: 'unserved', channel };
   let call: UpstreamCallPlan | undefined;
   try {
@@ -173,7 +260,7 @@ async function attemptOne(
     channelType: channel.type,
     upstreamModel: plan.upstreamModel,
   });
-  const outcome = await sendAttempt({ attempt, provider, plan, call, observation }, options);
+  const outcome = await sendAttempt({ attempt, provider, plan, call, observation, readOpening }, options);
   observation.finished(describeAttempt(outcome, options.cancellation));
   return outcome;
 }
@@ -184,6 +271,8 @@ interface Sending {
   plan: UpstreamPlan;
   call: UpstreamCallPlan;
   observation: AttemptObservation;
+  /** Read a stream up to its first content before it counts as answered (`readStreamOpening`). */
+  readOpening: boolean;
 }
 
 /** Sends one prepared call and reads its answer: the reply whole, or a stream's first chunk. */
@@ -222,11 +311,18 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
   const { statusCode } = reply;
   if (statusCode === 401) provider.forgetCredentials?.({ key: attempt.key, config: channel.config });
   if (reply.kind === 'stream') {
+    if (!plan.stream) throw new Error(`${plan.endpoint} was planned without a stream transform`);
     try {
       const firstChunk = await reply.body.first();
       observation.firstByte();
-      return { kind: 'streaming', channel, plan, reply, firstChunk, body: reply.body, framing: call.framing };
+      const made = plan.stream();
+      const transform = call.framing ? framedStream(made, call.framing()) : made;
+      const opening = sending.readOpening
+        ? await readStreamOpening(reply.body, transform, firstChunk)
+        : undefined;
+      return { kind: 'streaming', channel, plan, reply, firstChunk, opening, body: reply.body, transform };
     } catch (error) {
+      reply.body.destroy();
       return failed(error);
     }
   }

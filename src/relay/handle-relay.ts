@@ -11,14 +11,15 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { RateDecision, RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRotation } from '../providers/key-rotation.js';
-import type { ChannelHealth } from '../routing/channel-health.js';
+import type { ChannelHealth, PairHold } from '../routing/channel-health.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import { attemptCandidates } from './attempt-candidates.js';
 import type { Cancellation } from './cancellation.js';
-import { framedStream } from './framed-stream.js';
-import { preflight, type RelayPlan } from './preflight.js';
+import { fittingTargets } from './fitting-targets.js';
+import { withoutMember } from '../protocols/without-member.js';
+import { preflight, type RelayPlan, type RouteTarget } from './preflight.js';
 import { readUpstreamError } from './read-upstream-error.js';
 import { redactKeys } from '../providers/redact-keys.js';
 import { LossLog } from '../ir/loss.js';
@@ -78,18 +79,22 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     headers: request.headers,
     startedAt: request.startedAt,
   });
-  const { plan, operation, candidates, settings, stream, price, inputTokens, losses, reservation } =
-    await admit(services, request, observation);
+  const { plan, operation, targets, settings, stream, inputTokens, losses, reservation } = await admit(
+    services,
+    request,
+    observation,
+  );
+  const first = targets[0]!;
   const account = new RequestAccount(
     services,
     {
       requestId: request.requestId,
       principal,
-      model: plan.model,
+      model: first.model,
       requestedModel: plan.namedModel,
       endpoint: endpoint.name,
       stream,
-      price,
+      price: first.price,
       groupRatio: plan.groupRatio,
       inputTokens,
       startedAt: request.startedAt,
@@ -104,30 +109,35 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const untrack = services.tracker.begin(cancellation);
   let handedOver = false;
   try {
-    const planner = operation.createPlanner({
-      body,
-      bodyBytes: request.bodyBytes,
-      model: plan.model,
-      requestedModel: plan.requestedModel,
-      effort: plan.effort,
-      stream,
-      clientWantsUsage: operation.wantsUsageEvents(body),
-      inputTokens,
-      defaultMaxTokens: settings.default_max_tokens,
-      forwardedHeaders: pickHeaders(request.headers, operation.forwardedHeaders),
-      query: request.query,
-      files: {
-        allowPrivate: settings.image_fetch_allow_private,
-        maxBytes: MAX_LINKED_FILE_BYTES,
-        timeoutMs: LINKED_FILE_TIMEOUT_MS,
-      },
-      cancellation,
-      losses,
-    });
-    const result = await attemptCandidates({
-      candidates: orderCandidates(candidates),
-      model: plan.model,
-      plan: planner,
+    const sent = withoutFallbackModels(endpoint, body, request.bodyBytes);
+    const planFor = (model: string) =>
+      operation.createPlanner({
+        body: sent.body,
+        bodyBytes: sent.bodyBytes,
+        model,
+        requestedModel: plan.requestedModel,
+        effort: plan.effort,
+        stream,
+        clientWantsUsage: operation.wantsUsageEvents(body),
+        inputTokens,
+        defaultMaxTokens: settings.default_max_tokens,
+        forwardedHeaders: pickHeaders(request.headers, operation.forwardedHeaders),
+        query: request.query,
+        files: {
+          allowPrivate: settings.image_fetch_allow_private,
+          maxBytes: MAX_LINKED_FILE_BYTES,
+          timeoutMs: LINKED_FILE_TIMEOUT_MS,
+        },
+        cancellation,
+        losses,
+      });
+    const { outcome: result, target: served } = await attemptCandidates({
+      targets: targets.map((target) => ({
+        model: target.model,
+        candidates: orderCandidates(target.candidates),
+        plan: planFor(target.model),
+      })),
+      fallbackOn: plan.fallbackOn,
       stream,
       maxAttempts: settings.retry_times + 1,
       cancellation,
@@ -140,6 +150,9 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       observation,
     });
     account.channelId = result.channel?.id ?? null;
+    const servedTarget = targets.find((target) => target.model === served?.model) ?? first;
+    account.servedBy(servedTarget.model, servedTarget.price);
+    const servedModel = servedTarget.model;
 
     if (cancellation.aborted) throw endedFromOurSide(cancellation);
     switch (result.kind) {
@@ -164,7 +177,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         return {
           kind: 'complete',
           status: upstream.status,
-          headers: { ...upstream.headers, [SERVED_MODEL_HEADER]: plan.model },
+          headers: { ...upstream.headers, [SERVED_MODEL_HEADER]: servedModel },
           body: upstream.body,
         };
       }
@@ -184,7 +197,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         return {
           kind: 'complete',
           status: 200,
-          headers: { 'content-type': contentType ?? 'application/json', [SERVED_MODEL_HEADER]: plan.model },
+          headers: { 'content-type': contentType ?? 'application/json', [SERVED_MODEL_HEADER]: servedModel },
           body: converted.body,
         };
       }
@@ -196,13 +209,12 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       }
     }
 
-    if (!result.plan.stream) throw new Error(`${endpoint.name} was planned without a stream transform`);
     handedOver = true;
     observation.streamOpened();
-    const transform = result.plan.stream();
     const relay = relayStream({
-      transform: result.framing ? framedStream(transform, result.framing()) : transform,
+      transform: result.transform,
       firstChunk: result.firstChunk,
+      opening: result.opening,
       body: result.body,
       account,
       cancellation,
@@ -214,7 +226,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     return {
       kind: 'stream',
       status: 200,
-      headers: { ...STREAM_HEADERS, [SERVED_MODEL_HEADER]: plan.model },
+      headers: { ...STREAM_HEADERS, [SERVED_MODEL_HEADER]: servedModel },
       relay,
     };
   } catch (caught) {
@@ -235,10 +247,10 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
 interface Admission {
   plan: RelayPlan;
   operation: RelayOperation;
-  candidates: readonly RoutableChannel[];
+  /** The plan's targets the operation and the request can use, each at its billing price. */
+  targets: readonly RouteTarget[];
   settings: Readonly<Settings>;
   stream: boolean;
-  price: PriceRecord;
   inputTokens: TokenEstimate;
   losses: LossLog;
   reservation: Reservation;
@@ -258,15 +270,15 @@ async function admit(
   try {
     plan = preflight(request, services.catalog);
     const { operation } = endpoint;
-    const candidates = operation ? operation.select(plan.candidates, plan.model) : [];
-    if (!operation || candidates.length === 0) {
+    const selected = operation ? selectedTargets(operation, plan.targets) : [];
+    if (!operation || selected.length === 0) {
       if (endpoint.refusalPath)
         throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
-      throw new GatewayError('no_available_channel', { model: plan.model, group: principal.group });
+      throw new GatewayError('no_available_channel', { model: plan.namedModel, group: principal.group });
     }
 
     // Before the key's own limits: a request the upstream would not take now uses none of them.
-    const hold = services.health.held(candidates, plan.model);
+    const hold = heldEverywhere(services.health, selected);
     if (hold) throw upstreamHeldError(hold);
 
     const { key } = principal;
@@ -287,15 +299,28 @@ async function admit(
 
     const settings = services.settings.get();
     const stream = endpoint.stream ?? operation.isStream(body);
-    const price = operation.billingPrice(plan.price, settings);
     const { inputTokens, outputCap, calls } = operation.preCharge(body, settings);
-    const { groupRatio } = plan;
-    const { model } = plan;
     const limitedScopes = limitedScopesOf(principal, services.catalog);
+    const fitting = fittingTargets(selected, {
+      catalog: services.catalog,
+      protocol: endpoint.protocol,
+      body,
+      inputTokens,
+      outputCap,
+      limitedScopes,
+    });
+    if (fitting.length === 0)
+      throw new GatewayError('no_available_channel', { model: plan.namedModel, group: principal.group });
+    const targets = fitting.map((target) => ({
+      ...target,
+      price: operation.billingPrice(target.price, settings),
+    }));
+    const { groupRatio } = plan;
+    const { model } = targets[0]!;
     const nowMs = Date.now();
     const events = settings.webhook_url !== null;
     const charge = (estimatedInputTokens: number) => ({
-      amount: quotePreCharge({ price, estimatedInputTokens, outputCap, calls, groupRatio }),
+      amount: highestPreCharge(targets, { estimatedInputTokens, outputCap, calls, groupRatio }),
       budget:
         limitedScopes.length === 0
           ? undefined
@@ -328,10 +353,9 @@ async function admit(
     return {
       plan,
       operation,
-      candidates,
+      targets,
       settings,
       stream,
-      price,
       inputTokens,
       losses: new LossLog(),
       reservation,
@@ -344,13 +368,49 @@ async function admit(
   }
 }
 
+/** Each target with the candidates that can take the operation; targets left with none are dropped. */
+function selectedTargets(operation: RelayOperation, targets: readonly RouteTarget[]): RouteTarget[] {
+  const selected: RouteTarget[] = [];
+  for (const target of targets) {
+    const candidates = operation.select(target.candidates, target.model);
+    if (candidates.length > 0)
+      selected.push(candidates === target.candidates ? target : { ...target, candidates });
+  }
+  return selected;
+}
+
+/** The hold ending first when every target's every candidate is held; undefined when one is not. */
+function heldEverywhere(health: ChannelHealth, targets: readonly RouteTarget[]): PairHold | undefined {
+  let first: PairHold | undefined;
+  for (const target of targets) {
+    const hold = health.held(target.candidates, target.model);
+    if (!hold) return undefined;
+    if (!first || hold.untilMs < first.untilMs) first = hold;
+  }
+  return first;
+}
+
+/**
+ * The pre-charge covers whichever target serves: the highest of theirs (one target: its own), so
+ * a fallback to a dearer model cannot overdraw the balance.
+ */
+function highestPreCharge(
+  targets: readonly RouteTarget[],
+  request: { estimatedInputTokens: number; outputCap: number; calls: number; groupRatio: number },
+): number {
+  let highest = quotePreCharge({ price: targets[0]!.price, ...request });
+  for (let index = 1; index < targets.length; index += 1)
+    highest = Math.max(highest, quotePreCharge({ price: targets[index]!.price, ...request }));
+  return highest;
+}
+
 /** A request refused before anything was reserved: nothing is charged. */
 function refusedOutcome(request: RelayRequest, plan: RelayPlan | undefined, error: unknown): RequestOutcome {
   const { endpoint, principal } = request;
   return {
     requestId: request.requestId,
     endpoint: endpoint.name,
-    model: plan?.model,
+    model: plan?.targets[0]?.model,
     requestedModel: plan?.namedModel,
     channelId: null,
     userId: principal.user.id,
@@ -365,6 +425,20 @@ function refusedOutcome(request: RelayRequest, plan: RelayPlan | undefined, erro
     error: error instanceof GatewayError ? error.message : String(error),
     describeReply: undefined,
   };
+}
+
+/**
+ * The body as it goes upstream: without the gateway's own `models` (admin-api section 11.3), and
+ * its bytes without that member alone, so a passthrough still sends the client's bytes.
+ */
+function withoutFallbackModels(
+  endpoint: RelayEndpoint,
+  body: Record<string, unknown>,
+  bodyBytes: Buffer,
+): { body: Record<string, unknown>; bodyBytes: Buffer } {
+  if (!endpoint.takesFallbackModels || body.models === undefined) return { body, bodyBytes };
+  const { models: _fallbacks, ...rest } = body;
+  return { body: rest, bodyBytes: withoutMember(bodyBytes, 'models') };
 }
 
 /** A key without rate limits is not counted. */

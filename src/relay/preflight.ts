@@ -1,9 +1,14 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { invalidMember } from '../protocols/request-flags.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import { orderCandidates } from '../routing/order-candidates.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
-import type { VirtualModelRecord } from '../store/virtual-models-repository.js';
+import {
+  FALLBACK_KINDS,
+  type FallbackKind,
+  type VirtualModelRecord,
+} from '../store/virtual-models-repository.js';
 import { parseModelReference, type ReasoningEffort } from './model-modifier.js';
 import type { RelayEndpoint } from './relay-endpoint.js';
 
@@ -17,22 +22,40 @@ export interface PreflightInput {
   onModelSelected(): void;
 }
 
+/** A public model that may serve the request, with its channels for the key and its price. */
+export interface RouteTarget {
+  model: string;
+  candidates: readonly RoutableChannel[];
+  price: PriceRecord;
+  /** Named by the body's `models`, not by `model` or a virtual model. */
+  requestFallback: boolean;
+}
+
 export interface RelayPlan {
   /** The model as the client wrote it, modifier included. */
   requestedModel: string;
   /** The public model the client named (modifier stripped): a virtual model's name, or `model`. */
   namedModel: string;
-  /** The public model that serves the request: the one named, or a virtual model's target. */
-  model: string;
   effort: ReasoningEffort | undefined;
-  candidates: readonly RoutableChannel[];
-  price: PriceRecord;
+  /**
+   * What may serve the request, in the order to try (admin-api section 11.3): the named model, or a
+   * virtual model's targets in its strategy's order, then the models of the body's `models`.
+   */
+  targets: readonly RouteTarget[];
+  /** The failures that move on to the next target. */
+  fallbackOn: ReadonlySet<FallbackKind>;
+  /** The virtual model named, when one was. */
+  virtual: VirtualModelRecord | undefined;
   groupRatio: number;
 }
 
+const EVERY_FALLBACK: ReadonlySet<FallbackKind> = new Set(FALLBACK_KINDS);
+
 /**
  * Every check that needs no upstream, in the order the spec implies: model named, modifier valid,
- * model allowed for the key, a channel serves it, the body has its required fields, the model is priced.
+ * model allowed for the key, a channel serves it, the body has its required fields, the model is
+ * priced. Fallback models of the body are checked against the key's Model Limits too; those
+ * without a price or a channel are left out.
  */
 export function preflight(input: PreflightInput, catalog: RoutingCatalog): RelayPlan {
   const { endpoint, principal, body } = input;
@@ -44,54 +67,104 @@ export function preflight(input: PreflightInput, catalog: RoutingCatalog): Relay
   if (principal.modelLimits && !principal.modelLimits.has(model)) {
     throw new GatewayError('model_not_allowed', { model });
   }
+  const fallbackModels = endpoint.takesFallbackModels ? readFallbackModels(body, principal) : undefined;
 
   // A channel added later that serves the same name wins, as it does in the model lists.
-  const virtual = catalog.virtualModel(model);
-  const served =
-    virtual && !catalog.servesModel(model)
-      ? servedTarget(virtual, { endpoint, principal, catalog })
-      : undefined;
-  const servedModel = served?.model ?? model;
-  const candidates = served?.candidates ?? selectCandidates({ endpoint, principal, catalog, model });
-  if (candidates.length === 0) {
-    if (endpoint.refusalPath && modelHasChannels({ principal, catalog, model }))
-      throw new GatewayError('endpoint_not_supported', { path: endpoint.refusalPath });
-    throw new GatewayError('no_available_channel', { model, group: principal.group });
+  const virtual = catalog.servesModel(model) ? undefined : catalog.virtualModel(model);
+  const context = { endpoint, principal, catalog };
+  const named: RouteTarget[] = [];
+  if (virtual) {
+    for (const target of orderCandidates(virtual.targets)) {
+      const routed = routeTarget(target.model, context, false);
+      if (routed) named.push(routed);
+    }
+  } else {
+    const candidates = selectCandidates({ ...context, model });
+    const price = catalog.price(model);
+    if (candidates.length > 0 && price) named.push({ model, candidates, price, requestFallback: false });
+    else if (!fallbackModels?.some((fallback) => routeTarget(fallback, context, true))) {
+      if (candidates.length === 0) throw unserved(model, context);
+      input.onModelSelected();
+      validate(input);
+      throw new GatewayError('model_price_missing', { model });
+    }
   }
+  const targets = fallbackModels ? withFallbacks(named, fallbackModels, context) : named;
+  if (targets.length === 0) throw unserved(model, context);
   input.onModelSelected();
-
-  if (endpoint.requiredField && body[endpoint.requiredField] === undefined) {
-    throw new GatewayError('field_required', { field: endpoint.requiredField });
-  }
-  endpoint.validateBody(body);
-  const price = catalog.price(servedModel);
-  if (!price) throw new GatewayError('model_price_missing', { model: servedModel });
+  validate(input);
   return {
     requestedModel,
     namedModel: model,
-    model: servedModel,
     effort,
-    candidates,
-    price,
+    targets,
+    fallbackOn: virtual ? new Set(virtual.fallbackOn) : EVERY_FALLBACK,
+    virtual,
     groupRatio: catalog.groupRatio(principal.group),
   };
 }
 
-/**
- * The target of a virtual model that serves the request (admin-api section 11.2): the first, in
- * the strategy's order, that is priced and has a channel of the key's group for the endpoint;
- * undefined when none is.
- */
-function servedTarget(
-  virtual: VirtualModelRecord,
-  options: { endpoint: RelayEndpoint; principal: Principal; catalog: RoutingCatalog },
-): { model: string; candidates: readonly RoutableChannel[] } | undefined {
-  for (const { model } of orderCandidates(virtual.targets)) {
-    if (!options.catalog.price(model)) continue;
-    const candidates = selectCandidates({ ...options, model });
-    if (candidates.length > 0) return { model, candidates };
+interface RouteContext {
+  endpoint: RelayEndpoint;
+  principal: Principal;
+  catalog: RoutingCatalog;
+}
+
+function validate(input: PreflightInput): void {
+  const { endpoint, body } = input;
+  if (endpoint.requiredField && body[endpoint.requiredField] === undefined) {
+    throw new GatewayError('field_required', { field: endpoint.requiredField });
   }
-  return undefined;
+  endpoint.validateBody(body);
+}
+
+/** The error for a model nothing serves: its channels exist but not for this endpoint, or none do. */
+function unserved(model: string, context: RouteContext): GatewayError {
+  if (context.endpoint.refusalPath && modelHasChannels({ ...context, model }))
+    return new GatewayError('endpoint_not_supported', { path: context.endpoint.refusalPath });
+  return new GatewayError('no_available_channel', { model, group: context.principal.group });
+}
+
+/**
+ * The body's `models` (admin-api section 11.3): public model IDs, each allowed by the key's Model
+ * Limits. Undefined when the body has none.
+ */
+function readFallbackModels(body: Record<string, unknown>, principal: Principal): string[] | undefined {
+  const { models } = body;
+  if (models === undefined || models === null) return undefined;
+  if (!Array.isArray(models) || models.some((entry) => typeof entry !== 'string' || entry === ''))
+    throw invalidMember('models', 'an array of model names');
+  for (const model of models as string[]) {
+    if (principal.modelLimits && !principal.modelLimits.has(model))
+      throw new GatewayError('model_not_allowed', { model });
+  }
+  return models as string[];
+}
+
+function withFallbacks(
+  named: readonly RouteTarget[],
+  fallbackModels: readonly string[],
+  context: RouteContext,
+): RouteTarget[] {
+  const targets = [...named];
+  for (const model of fallbackModels) {
+    if (targets.some((target) => target.model === model)) continue;
+    const routed = routeTarget(model, context, true);
+    if (routed) targets.push(routed);
+  }
+  return targets;
+}
+
+/** A model as a target: undefined when it has no price or no channel of the key's group for the endpoint. */
+function routeTarget(
+  model: string,
+  context: RouteContext,
+  requestFallback: boolean,
+): RouteTarget | undefined {
+  const price = context.catalog.price(model);
+  if (!price) return undefined;
+  const candidates = selectCandidates({ ...context, model });
+  return candidates.length > 0 ? { model, candidates, price, requestFallback } : undefined;
 }
 
 function modelHasChannels(options: {

@@ -29,6 +29,10 @@ export interface RelayEndpoint {
   serves(channel: RoutableChannel, model: string): boolean;
   /** Endpoint-specific body rules that need no upstream. */
   validateBody(body: Record<string, unknown>): void;
+  /** The client protocol of a conversational endpoint: what its body is read as. */
+  protocol?: ClientProtocolName | undefined;
+  /** The body may name fallback models in `models` (admin-api section 11.3). */
+  takesFallbackModels?: boolean | undefined;
   /** How the gateway relays this endpoint; absent: no channel serves it. */
   operation?: RelayOperation | undefined;
   /** Streaming decided by the path rather than the body (Gemini's two methods). */
@@ -74,6 +78,8 @@ function conversational(
 ): RelayEndpoint {
   return endpoint(name, {
     serves: conversing,
+    protocol,
+    takesFallbackModels: protocol !== 'gemini',
     operation: protocolOperation(protocol),
     validateBody: protocols[protocol].passthrough.checkFlags,
     ...options,

@@ -4,12 +4,15 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { waitForDrain, type DrainSource } from './wait-for-drain.js';
 import { classifyTransportFailure } from './classify-transport-failure.js';
 import type { RequestAccount } from './request-account.js';
+import type { StreamOpening } from './stream-opening.js';
 import type { StreamTransform } from './transforms.js';
 import type { UpstreamBody } from './upstream-call.js';
 
 export interface StreamRelayOptions {
   transform: StreamTransform;
   firstChunk: Buffer | undefined;
+  /** The stream read up to its first content, when it was (`firstChunk` is then part of it). */
+  opening?: StreamOpening | undefined;
   /** The upstream's body, paused after its first chunk. */
   body: UpstreamBody;
   account: Pick<RequestAccount, 'markFirstByte' | 'finish'>;
@@ -60,8 +63,14 @@ class StreamPump {
   ) {}
 
   start(): void {
-    const { firstChunk, body } = this.options;
-    if (firstChunk) {
+    const { firstChunk, body, opening } = this.options;
+    if (opening) {
+      this.options.account.markFirstByte();
+      for (const out of opening.held) this.send(out);
+      if (this.over) return;
+      this.client.uncork();
+      if (opening.ended || this.options.transform.failure()) return this.endWithFailure();
+    } else if (firstChunk) {
       this.options.account.markFirstByte();
       this.onData(firstChunk);
       if (this.over) return;

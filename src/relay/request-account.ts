@@ -24,6 +24,7 @@ export interface AccountingServices {
 export interface RequestFacts {
   requestId: string;
   principal: Principal;
+  /** The first target's model and price (see `servedBy`). */
   model: string;
   /** The public model the client named: a virtual model's name, or `model`. */
   requestedModel: string;
@@ -64,12 +65,24 @@ export class RequestAccount {
   channelId: number | null = null;
   private firstByteAt: number | undefined;
   private finished = false;
+  /** The model that serves the request, and its price: the first target's until another serves. */
+  private model: string;
+  private price: PriceRecord;
 
   constructor(
     private readonly services: AccountingServices,
     private readonly facts: RequestFacts,
     private readonly reservation: Reservation,
-  ) {}
+  ) {
+    this.model = facts.model;
+    this.price = facts.price;
+  }
+
+  /** Another target serves the request (admin-api section 11.3): recorded and billed as that model. */
+  servedBy(model: string, price: PriceRecord): void {
+    this.model = model;
+    this.price = price;
+  }
 
   markFirstByte(): void {
     this.firstByteAt ??= performance.now();
@@ -84,7 +97,7 @@ export class RequestAccount {
     const outcome: RequestOutcome = {
       requestId: facts.requestId,
       endpoint: facts.endpoint,
-      model: facts.model,
+      model: this.model,
       requestedModel: facts.requestedModel,
       channelId: record.channelId,
       userId: record.userId,
@@ -134,7 +147,7 @@ export class RequestAccount {
         calls: completion.calls ?? 1,
       });
       usage = resolved.usage;
-      cost = quoteCost(facts.price, resolved.billable, facts.groupRatio);
+      cost = quoteCost(this.price, resolved.billable, facts.groupRatio);
     }
     if (facts.losses.losses.length > 0) {
       services.logger.debug({ requestId: facts.requestId, losses: facts.losses.losses }, 'conversion losses');
@@ -145,7 +158,7 @@ export class RequestAccount {
       userId: facts.principal.user.id,
       keyId: facts.principal.key.id,
       channelId: this.channelId,
-      model: facts.model,
+      model: this.model,
       endpoint: facts.endpoint,
       stream: facts.stream,
       statusCode: completion.statusCode,

@@ -1,10 +1,11 @@
 import type { JsonDocument } from '../protocols/json-document.js';
 import type { TimeoutLimit } from '../errors/catalogue.js';
-import type { StreamFraming } from '../providers/provider-descriptor.js';
 import type { FailureKind } from '../routing/policy/failure-kind.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { UpstreamBody, UpstreamHead } from './upstream-call.js';
 import type { UpstreamPlan } from './plan.js';
+import type { StreamOpening } from './stream-opening.js';
+import type { StreamTransform } from './transforms.js';
 
 /** How one upstream attempt ended, as the relay reads it. */
 export type UpstreamOutcome =
@@ -22,12 +23,17 @@ export type UpstreamOutcome =
       channel: RoutableChannel;
       plan: UpstreamPlan;
       reply: UpstreamHead;
-      /** The first body chunk, already read so that failover stays possible until then. */
+      /** The first body chunk, already read so that failover stays possible until then... */
       firstChunk: Buffer | undefined;
+      /**
+       * ...or, when another candidate could still take the request, the stream read up to its first
+       * content through `transform` (`readStreamOpening`); `firstChunk` is then part of it.
+       */
+      opening: StreamOpening | undefined;
       /** The rest of the body, paused. */
       body: UpstreamBody;
-      /** The upstream's stream framing when it is not server-sent events. */
-      framing: (() => StreamFraming) | undefined;
+      /** The plan's stream transform, fed through the upstream's framing where it has one. */
+      transform: StreamTransform;
     }
   | {
       kind: 'upstream-error';

@@ -8,7 +8,7 @@
  *   fake.script(step, ...)   // queue behaviours, one per coming request; then normal replies again
  *     { type: 'reply', text?, thinking?, usage?, toolCall?, toolArguments?, toolCallCount?,
  *       interleaveToolCalls?, refusal?, omitUsage?, delayMs?, chunkDelayMs? }
- *     { type: 'error', status: 429, message?, retryAfter?: 2 }  // vendor-shaped error body
+ *     { type: 'error', status: 429, message?, code?, retryAfter?: 2 }  // vendor-shaped error body
  *     { type: 'reset' }                           // connection reset before any byte
  *     { type: 'reset-mid-stream', afterChunks: 2 } // headers and 2 chunks, then a reset
  *     { type: 'stall', afterChunks: 1 }           // headers and 1 chunk, then silence
@@ -65,7 +65,7 @@ export interface ReplyOverrides {
 
 export type FakeStep = { delayMs?: number } & (
   | ({ type: 'reply' } & ReplyOverrides)
-  | { type: 'error'; status: number; message?: string; retryAfter?: number | string }
+  | { type: 'error'; status: number; message?: string; code?: string; retryAfter?: number | string }
   | { type: 'reset' }
   | ({ type: 'reset-mid-stream'; afterChunks: number } & ReplyOverrides)
   | ({ type: 'stall'; afterChunks?: number } & ReplyOverrides)
@@ -220,7 +220,12 @@ export async function startFakeUpstream(
       const headers: Record<string, string> =
         step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) };
       const message = step.message ?? `Fake upstream error ${step.status}`;
-      return sendError(step.status, message, undefined, headers);
+      return sendError(
+        step.status,
+        message,
+        step.code === undefined ? undefined : { code: step.code },
+        headers,
+      );
     }
     const refused = validating ? vendor.validate(request) : undefined;
     if (refused) {

@@ -21,13 +21,17 @@ describe('attemptCandidates with every candidate held', () => {
       .failed({ retryAfter: '7', rateLimited: { message: 'slow down' } });
     let planned = 0;
     const options = {
-      candidates: [channel],
-      model: 'm',
+      targets: [
+        {
+          candidates: [channel],
+          model: 'm',
+          plan: async () => {
+            planned += 1;
+            return undefined;
+          },
+        },
+      ],
       health,
-      plan: async () => {
-        planned += 1;
-        return undefined;
-      },
     } as unknown as AttemptOptions;
     const thrown = await attemptCandidates(options).catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(GatewayError);
