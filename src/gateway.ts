@@ -24,6 +24,7 @@ import { migrateToLatest } from './store/migrate.js';
 import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
+import { openRoutingMemory } from './routing/routing-memory.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -58,7 +59,7 @@ export async function createGateway(
   try {
     await migrateToLatest(store);
     const repositories = createRepositories(store);
-    const { changes, rateLimiter, healthSync, loginThrottle } = await openSharedState({
+    const { changes, rateLimiter, healthSync, stickyStore, loginThrottle } = await openSharedState({
       redisUrl: environment.redisUrl,
       primary: options.primary,
       logger,
@@ -96,6 +97,7 @@ export async function createGateway(
       sync: healthSync,
     });
     health.watch(await repositories.channels.all());
+    const routing = openRoutingMemory({ sync: healthSync, stickyStore, logger });
     const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
       onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
       outbox: new WebhookOutbox(repositories.webhookEvents, logger),
@@ -131,6 +133,7 @@ export async function createGateway(
       rateLimiter,
       loginThrottle,
       health,
+      routing,
       keyRotation: health.keys,
       dispatcher: upstreamDispatcher,
       tracker,

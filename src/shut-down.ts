@@ -38,6 +38,7 @@ export async function shutDown(
   await services.holdKeeper.stop().catch(() => undefined);
   await services.webhooks.stop();
   services.health.close();
+  await services.routing.close();
   await services.rateLimiter.close();
   await services.loginThrottle.close();
   await services.changes.close();

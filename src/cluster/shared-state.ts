@@ -3,6 +3,7 @@ import type { LoginThrottle } from '../limits/login-throttle.js';
 import { openLoginThrottle } from '../limits/open-login-throttle.js';
 import { RedisChangeFeed } from '../events/redis-change-feed.js';
 import { RedisHealthSync } from '../events/redis-health-sync.js';
+import { RedisStickyStore } from '../routing/affinity/redis-sticky-store.js';
 import { MemoryRateLimiter } from '../limits/memory-rate-limiter.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { RedisRateLimiter } from '../limits/redis-rate-limiter.js';
@@ -18,7 +19,10 @@ import { IpcRateLimiter } from '../limits/ipc-rate-limiter.js';
 export interface SharedState {
   changes: ChangeFeed;
   rateLimiter: RateLimiter;
+  /** Channel health, and what routing learns from traffic (`openRoutingMemory`). */
   healthSync: HealthSync;
+  /** With Redis: sticky choices with their time to live, for instances that did not hear of them. */
+  stickyStore?: RedisStickyStore | undefined;
   loginThrottle: LoginThrottle;
 }
 
@@ -47,6 +51,9 @@ export async function openSharedState(options: {
         : redisChanges,
       rateLimiter: new RedisRateLimiter(redisUrl),
       healthSync: await RedisHealthSync.connect(redisUrl, { logger }),
+      stickyStore: await RedisStickyStore.connect(redisUrl, {
+        onError: (error) => logger.warn({ err: error }, 'sticky routing lost its Redis connection'),
+      }),
       loginThrottle: openLoginThrottle({ redisUrl, logger }),
     };
   }

@@ -3,7 +3,7 @@ import { isCidrOrAddress } from '../auth/ip-allow-list.js';
 import { isKnownTimeZone } from '../billing/budgets/zoned-time.js';
 import { httpUrlSchema } from './http-url-schema.js';
 
-/** Live settings (admin-api.md sections 2, 10 and 10.1): defaults, validation and environment names. */
+/** Live settings (admin-api.md sections 2, 10, 10.1 and 11): defaults, validation and environment names. */
 export const settingsSchema = z
   .object({
     default_max_tokens: z.number().int().min(1).max(10_000_000),
@@ -21,6 +21,12 @@ export const settingsSchema = z
     model_cooldown_s: z.number().int().min(1).max(86_400),
     model_cooldown_max_s: z.number().int().min(1).max(86_400),
     budget_time_zone: z.string().refine(isKnownTimeZone, 'must be an IANA time zone name'),
+    routing_strategy: z.enum(['weighted', 'latency']),
+    sticky_ttl_s: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400),
     webhook_url: httpUrlSchema.max(2048).nullable(),
     // Write-only: reads show it masked (serialize-settings.ts).
     webhook_secret: z.string().min(1).max(1024).nullable(),
@@ -46,6 +52,8 @@ export const defaultSettings: Settings = {
   model_cooldown_s: 5,
   model_cooldown_max_s: 300,
   budget_time_zone: 'UTC',
+  routing_strategy: 'weighted',
+  sticky_ttl_s: 600,
   webhook_url: null,
   webhook_secret: null,
 };

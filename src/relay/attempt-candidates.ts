@@ -37,6 +37,8 @@ export interface AttemptOptions {
   targets: readonly AttemptTarget[];
   /** The failures that move on to the next target. */
   fallbackOn: ReadonlySet<FailureKind>;
+  /** Hears the time from sending each call that answered to its first byte, when latency is learned. */
+  onFirstByte?: ((channel: RoutableChannel, model: string, milliseconds: number) => void) | undefined;
   stream: boolean;
   /** Attempts per target that may fail before it is given up; refused keys and unserved channels do not count. */
   maxAttempts: number;
@@ -292,6 +294,11 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
       : { kind: 'unreachable', channel, detail: failure.detail };
   };
 
+  const sentAt = performance.now();
+  const firstByte = () => {
+    observation.firstByte();
+    options.onFirstByte?.(channel, attempt.model, performance.now() - sentAt);
+  };
   let reply: UpstreamReply;
   try {
     reply = await callUpstream({
@@ -314,7 +321,7 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
     if (!plan.stream) throw new Error(`${plan.endpoint} was planned without a stream transform`);
     try {
       const firstChunk = await reply.body.first();
-      observation.firstByte();
+      firstByte();
       const made = plan.stream();
       const transform = call.framing ? framedStream(made, call.framing()) : made;
       const opening = sending.readOpening
@@ -332,7 +339,7 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
     const failure = classifyFailure({ kind: 'reply', status: statusCode, body, headers: reply.headers });
     return { kind: 'upstream-error', channel, reply, body: body!, failure };
   }
-  observation.firstByte();
+  firstByte();
   if (!body)
     return {
       kind: 'unreachable',

@@ -12,7 +12,11 @@ import type { RateDecision, RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth, PairHold } from '../routing/channel-health.js';
-import { orderCandidates } from '../routing/order-candidates.js';
+import { affinityKeyOf, stickyId } from '../routing/affinity/affinity-key.js';
+import type { StickyChoice } from '../routing/affinity/sticky-update.js';
+import type { RoutingMemory } from '../routing/routing-memory.js';
+import { orderRoute } from './route-order.js';
+import type { UpstreamOutcome } from './upstream-outcome.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import { attemptCandidates } from './attempt-candidates.js';
@@ -40,6 +44,8 @@ export interface RelayServices {
   ledger: BalanceLedger;
   rateLimiter: RateLimiter;
   health: ChannelHealth;
+  /** What routing learns from traffic: latency, sticky choices (admin-api 11.4, 11.5). */
+  routing: RoutingMemory;
   keyRotation: KeyRotation;
   dispatcher: () => Dispatcher;
   principals: PrincipalCache;
@@ -131,13 +137,25 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         cancellation,
         losses,
       });
+    const { latency, sticky } = services.routing;
+    const affinity = plan.virtual?.sticky === false ? undefined : affinityOf(request);
+    const stuck = affinity === undefined ? undefined : await sticky.lookup(affinity);
+    const measured = settings.routing_strategy === 'latency' || plan.virtual?.strategy === 'latency';
+    const ordered = orderRoute({
+      targets,
+      virtual: plan.virtual,
+      routingStrategy: settings.routing_strategy,
+      latency,
+      sticky: stuck,
+    });
     const { outcome: result, target: served } = await attemptCandidates({
-      targets: targets.map((target) => ({
+      targets: ordered.map((target) => ({
         model: target.model,
-        candidates: orderCandidates(target.candidates),
+        candidates: target.candidates,
         plan: planFor(target.model),
       })),
       fallbackOn: plan.fallbackOn,
+      onFirstByte: measured ? (channel, model, ms) => latency.record(channel.id, model, ms) : undefined,
       stream,
       maxAttempts: settings.retry_times + 1,
       cancellation,
@@ -153,6 +171,11 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     const servedTarget = targets.find((target) => target.model === served?.model) ?? first;
     account.servedBy(servedTarget.model, servedTarget.price);
     const servedModel = servedTarget.model;
+    if (affinity !== undefined && result.channel && isAnswer(result)) {
+      const choice = { channelId: result.channel.id, model: servedModel };
+      account.sticky = !stuck ? 'miss' : sameChoice(stuck, choice) ? 'hit' : 'moved';
+      sticky.remember(affinity, choice, settings.sticky_ttl_s * 1000);
+    }
 
     if (cancellation.aborted) throw endedFromOurSide(cancellation);
     switch (result.kind) {
@@ -439,6 +462,25 @@ function withoutFallbackModels(
   if (!endpoint.takesFallbackModels || body.models === undefined) return { body, bodyBytes };
   const { models: _fallbacks, ...rest } = body;
   return { body: rest, bodyBytes: withoutMember(bodyBytes, 'models') };
+}
+
+/** The request's prompt-cache affinity (admin-api 11.4), hashed with its key; undefined without one. */
+function affinityOf(request: RelayRequest): string | undefined {
+  const { protocol } = request.endpoint;
+  if (protocol === undefined) return undefined;
+  const key = affinityKeyOf(protocol, request.body, request.headers);
+  return key === undefined ? undefined : stickyId(request.principal.key.id, key);
+}
+
+/** An attempt that answered: a reply, or a stream whose opening did not fail. */
+function isAnswer(outcome: UpstreamOutcome): boolean {
+  return (
+    outcome.kind === 'answered' || (outcome.kind === 'streaming' && outcome.opening?.failure === undefined)
+  );
+}
+
+function sameChoice(left: StickyChoice, right: StickyChoice): boolean {
+  return left.channelId === right.channelId && left.model === right.model;
 }
 
 /** A key without rate limits is not counted. */

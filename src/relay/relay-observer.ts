@@ -112,7 +112,14 @@ export interface RequestOutcome {
   error: string | null;
   /** What the reply said about itself, read only when called (tracing reads it; metrics do not). */
   describeReply: (() => ReplyFacts | undefined) | undefined;
+  /**
+   * Prompt-cache affinity (admin-api 11.4), for a request with an affinity key that was answered:
+   * served by its sticky choice (`hit`), by a first choice (`miss`), or by another (`moved`).
+   */
+  sticky?: StickyResult | undefined;
 }
+
+export type StickyResult = 'hit' | 'miss' | 'moved';
 
 const NO_ATTEMPT: AttemptObservation = {
   headers: undefined,

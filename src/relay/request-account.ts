@@ -10,7 +10,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
-import type { ReplyFacts, RequestObservation, RequestOutcome } from './relay-observer.js';
+import type { ReplyFacts, RequestObservation, RequestOutcome, StickyResult } from './relay-observer.js';
 import type { RelayTracker } from './relay-tracker.js';
 
 export interface AccountingServices {
@@ -63,6 +63,8 @@ export interface Completion {
  */
 export class RequestAccount {
   channelId: number | null = null;
+  /** How prompt-cache affinity routed the request, when it has an affinity key. */
+  sticky: StickyResult | undefined;
   private firstByteAt: number | undefined;
   private finished = false;
   /** The model that serves the request, and its price: the first target's until another serves. */
@@ -119,6 +121,7 @@ export class RequestAccount {
       firstByteMs: record.firstByteMs,
       error: record.error,
       describeReply: completion.describeReply,
+      sticky: this.sticky,
     };
     facts.observation.finished(outcome);
     facts.onFinished?.(outcome);

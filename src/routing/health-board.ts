@@ -69,6 +69,7 @@ export class HealthBoard {
 
   /** Applies another instance's update unless this instance holds a state decided later. */
   apply(update: HealthUpdate): boolean {
+    if (update.kind === 'latency' || update.kind === 'sticky') return false;
     if (update.kind === 'pair') {
       const held = this.pair(update.channelId, update.model);
       if (held && held.at >= update.at) return false;

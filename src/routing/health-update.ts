@@ -1,14 +1,18 @@
 import { asBoolean, asFiniteNumber, asString, isJsonObject } from '../protocols/wire-json.js';
+import { readStickyUpdate, type StickyUpdate } from './affinity/sticky-update.js';
 import type { PairHold } from './channel-health.js';
+import { readLatencyUpdate, type LatencyUpdate } from './latency/latency-update.js';
 
 /** The longest upstream message a hold carries (what `readUpstreamErrorMessage` keeps, and more). */
 const MAX_HOLD_MESSAGE_LENGTH = 1024;
 
 /**
- * One change of shared health state, as instances tell each other. Each carries the full new
- * state of its entry and when it was decided (`at`, Unix milliseconds): the newest wins.
+ * One change of shared routing state, as instances tell each other: channel health, and what
+ * routing policy learns from traffic (first-byte latency, sticky choices). All of it is soft state
+ * that traffic relearns. Each carries the full new state of its entry and when it was decided
+ * (`at`, Unix milliseconds): the newest wins.
  */
-export type HealthUpdate = PairUpdate | KeyUpdate;
+export type HealthUpdate = PairUpdate | KeyUpdate | LatencyUpdate | StickyUpdate;
 
 /** A (channel, public model) circuit breaker: `failures` 0 means closed. */
 export interface PairUpdate {
@@ -36,6 +40,8 @@ export interface KeyUpdate {
 /** Reads an update received from another instance; undefined for anything malformed. */
 export function readHealthUpdate(value: unknown): HealthUpdate | undefined {
   if (!isJsonObject(value)) return undefined;
+  if (value.kind === 'latency') return readLatencyUpdate(value);
+  if (value.kind === 'sticky') return readStickyUpdate(value);
   const channelId = asFiniteNumber(value.channelId);
   const at = asFiniteNumber(value.at);
   if (channelId === undefined || !Number.isSafeInteger(channelId) || channelId <= 0) return undefined;

@@ -43,6 +43,8 @@ describe('settings', () => {
       model_cooldown_s: 5,
       model_cooldown_max_s: 300,
       budget_time_zone: 'UTC',
+      routing_strategy: 'weighted',
+      sticky_ttl_s: 600,
       webhook_url: null,
       webhook_secret: null,
     });
@@ -107,6 +109,9 @@ describe('settings', () => {
     ['a time zone unknown to IANA', { budget_time_zone: 'Mars/Olympus_Mons' }, 'budget_time_zone'],
     ['an empty time zone', { budget_time_zone: '' }, 'budget_time_zone'],
     ['a null time zone', { budget_time_zone: null }, 'budget_time_zone'],
+    ['a routing strategy of its own', { routing_strategy: 'fastest' }, 'routing_strategy'],
+    ['a sticky time to live of zero', { sticky_ttl_s: 0 }, 'sticky_ttl_s'],
+    ['a sticky time to live over a week', { sticky_ttl_s: 7 * 86_400 + 1 }, 'sticky_ttl_s'],
     ['a webhook URL of another scheme', { webhook_url: 'ftp://hooks.example.com/in' }, 'webhook_url'],
     ['a webhook URL that is not a URL', { webhook_url: 'hooks.example.com/in' }, 'webhook_url'],
     [

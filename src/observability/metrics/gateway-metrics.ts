@@ -47,6 +47,7 @@ export class GatewayMetrics {
   private readonly requests: TallyFamily;
   private readonly attempts: TallyFamily;
   private readonly rateLimits: TallyFamily;
+  private readonly sticky: TallyFamily;
   private readonly billing: LabelledChildren<ModelBilling>;
   private readonly durations: BucketFamily;
   private readonly firstBytes: BucketFamily;
@@ -108,6 +109,12 @@ export class GatewayMetrics {
       labelNames: ['limit'],
       registers,
     });
+    this.sticky = new TallyFamily({
+      name: 'gateway_sticky_routing_total',
+      help: 'Answered requests with a prompt-cache affinity key, by result: hit (its sticky channel served it), miss (no sticky choice yet), moved (another channel or target served it).',
+      labelNames: ['result'],
+      registers,
+    });
     this.openStreams = new Gauge({
       name: 'gateway_open_streams',
       help: 'Streams being relayed to clients now.',
@@ -148,6 +155,7 @@ export class GatewayMetrics {
     const requested =
       outcome.requestedModel === outcome.model ? model : this.requestedModelLabel(outcome.requestedModel);
     this.requests.get([outcome.endpoint, model, requested, channel, String(outcome.statusCode)]).value += 1;
+    if (outcome.sticky !== undefined) this.sticky.get([outcome.sticky]).value += 1;
     this.durations
       .get([outcome.endpoint, outcome.stream ? 'true' : 'false'])
       .observe(outcome.latencyMs / 1000);
