@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startFakeAnthropic } from '../fakes/fake-anthropic.js';
@@ -151,6 +152,44 @@ describe('fallback across models', () => {
       .withResponse();
     expect(response.headers.get('x-gateway-model')).toBe('gemini-b');
     expect(data.content.find((block) => block.type === 'text')).toMatchObject({ text: 'gemini speaks' });
+  });
+
+  test('a responses client streaming falls back from a Gemini target to an Anthropic one', async () => {
+    await fx.gw.admin('POST', '/virtual-models', {
+      name: 'gemini-first',
+      targets: [
+        { model: 'gemini-b', priority: 2 },
+        { model: 'claude-a', priority: 1 },
+      ],
+    });
+    gemini.script({ type: 'error', status: 503, message: 'The model is overloaded.' });
+    claude.script({ type: 'reply', text: 'claude streams' });
+    const stream = await fx.openai.responses.create({ model: 'gemini-first', input: 'hi', stream: true });
+    let text = '';
+    const types = new Set<string>();
+    for await (const event of stream) {
+      types.add(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(text).toBe('claude streams');
+    expect(types.has('response.completed')).toBe(true);
+    expect(types.has('error')).toBe(false);
+  });
+
+  test('a Gemini client falls back from an OpenAI target to an Anthropic one', async () => {
+    await fx.gw.admin('POST', '/virtual-models', {
+      name: 'openai-then-claude',
+      targets: [
+        { model: 'gpt-4o', priority: 2 },
+        { model: 'claude-a', priority: 1 },
+      ],
+    });
+    fx.upstream.script({ type: 'error', status: 429, message: 'Rate limit reached' });
+    claude.script({ type: 'reply', text: 'claude for gemini' });
+    const google = new GoogleGenAI({ apiKey: fx.key, httpOptions: { baseUrl: fx.gw.origin } });
+    const reply = await google.models.generateContent({ model: 'openai-then-claude', contents: 'hi' });
+    expect(reply.text).toBe('claude for gemini');
+    expect(await lastRecord()).toMatchObject({ model: 'claude-a', requested_model: 'openai-then-claude' });
   });
 
   test('when every target fails, the client gets the last failure', async () => {
