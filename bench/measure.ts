@@ -9,6 +9,8 @@ export interface Target {
   /** What the body names: the gateway routes by it, the bench upstream ignores it. */
   model: string;
   headers: Record<string, string>;
+  /** More body members (a `prompt_cache_key`). */
+  members?: Record<string, unknown>;
 }
 
 /** A request both OpenAI chat completions and Anthropic messages accept; the text steers the bench upstream. */
@@ -18,6 +20,7 @@ function requestBody(target: Target, text: string, stream: boolean): string {
     max_tokens: 64,
     messages: [{ role: 'user', content: text }],
     ...(stream && { stream: true }),
+    ...target.members,
   });
 }
 

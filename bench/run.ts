@@ -126,6 +126,11 @@ try {
   };
   /** The same gateway and key, asked for a virtual model of two targets served by the first. */
   const gatewayVirtual: Proxy = { target: { ...gateway.target, model: 'bench-virtual' }, pid: gateway.pid };
+  /** The same request with a prompt-cache affinity key, one conversation throughout. */
+  const gatewayAffinity: Proxy = {
+    target: { ...gateway.target, members: { prompt_cache_key: 'bench-conversation' } },
+    pid: gateway.pid,
+  };
   /** The same gateway, called with a key that has a daily budget and a concurrency cap. */
   const gatewayBudgeted: Proxy = {
     target: { ...gateway.target, headers: { authorization: `Bearer ${keys.budgeted}` } },
@@ -150,6 +155,7 @@ try {
   await saturate(gateway.target, 3);
   await saturate(gatewayBudgeted.target, 2);
   await saturate(gatewayVirtual.target, 2);
+  await saturate(gatewayAffinity.target, 2);
   await saturate(bareProxy.target, 2);
   await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
@@ -167,6 +173,7 @@ try {
     gatewaySaturation,
     gatewayBudgetedSaturation,
     gatewayVirtualSaturation,
+    gatewayAffinitySaturation,
   ] = await inTurns(
     rounds,
     [
@@ -176,6 +183,7 @@ try {
       () => saturateProxy(gateway),
       () => saturateProxy(gatewayBudgeted),
       () => saturateProxy(gatewayVirtual),
+      () => saturateProxy(gatewayAffinity),
     ],
     (result) => result.rps,
   );
@@ -335,6 +343,8 @@ try {
     budget_and_concurrency_cap: variantFigures(gatewaySaturation, gatewayBudgetedSaturation),
     // A virtual model of two targets, served by the plain model of the row above it.
     virtual_model: variantFigures(gatewaySaturation, gatewayVirtualSaturation),
+    // The plain request with a prompt-cache affinity key: its sticky choice looked up and renewed.
+    affinity_key: variantFigures(gatewaySaturation, gatewayAffinitySaturation),
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -437,23 +447,20 @@ try {
   process.stdout.write(
     `${formatSpendLimits([['on SQLite', results.budget_and_concurrency_cap], ...(postgres ? [['on PostgreSQL', postgres.budget_and_concurrency_cap] as const] : [])])}\n\n`,
   );
-  process.stdout.write(
-    `${formatTable(
-      [
+  for (const [title, figures] of [
+    ['a virtual model of two targets', results.virtual_model],
+    ['a request with an affinity key', results.affinity_key],
+  ] as const) {
+    process.stdout.write(
+      `${formatTable(
         [
-          'throughput at saturation (req/s)',
-          `${results.virtual_model.rps}`,
-          `${results.virtual_model.vs_without.rps}`,
+          ['throughput at saturation (req/s)', `${figures.rps}`, `${figures.vs_without.rps}`],
+          ['CPU per request (µs)', `${figures.cpu_us_per_request}`, `${figures.vs_without.cpu}`],
         ],
-        [
-          'CPU per request (µs)',
-          `${results.virtual_model.cpu_us_per_request}`,
-          `${results.virtual_model.vs_without.cpu}`,
-        ],
-      ],
-      ['a virtual model of two targets', 'value', '/ the model it serves'],
-    )}\n\n`,
-  );
+        [title, 'value', '/ the plain request'],
+      )}\n\n`,
+    );
+  }
   for (const [title, figures] of [
     ['Anthropic messages, relayed as they are', results.messages_passthrough],
     [
@@ -482,6 +489,7 @@ try {
     results.money_moves_floor.errors +
     results.budget_and_concurrency_cap.errors +
     results.virtual_model.errors +
+    results.affinity_key.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +
