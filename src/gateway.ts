@@ -24,7 +24,7 @@ import { migrateToLatest } from './store/migrate.js';
 import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
-import { openRoutingMemory } from './routing/routing-memory.js';
+import { openRoutingMemory } from './routing/policy/routing-memory.js';
 
 export interface Gateway {
   app: FastifyInstance;

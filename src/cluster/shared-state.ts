@@ -3,7 +3,7 @@ import type { LoginThrottle } from '../limits/login-throttle.js';
 import { openLoginThrottle } from '../limits/open-login-throttle.js';
 import { RedisChangeFeed } from '../events/redis-change-feed.js';
 import { RedisHealthSync } from '../events/redis-health-sync.js';
-import { RedisStickyStore } from '../routing/affinity/redis-sticky-store.js';
+import { RedisStickyStore } from '../routing/policy/affinity/redis-sticky-store.js';
 import { MemoryRateLimiter } from '../limits/memory-rate-limiter.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { RedisRateLimiter } from '../limits/redis-rate-limiter.js';

@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { invalidMember } from '../protocols/request-flags.js';
-import type { PriceRecord } from '../store/prices-repository.js';
 import { orderCandidates } from '../routing/order-candidates.js';
+import type { RouteTarget } from '../routing/policy/route-target.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import {
   FALLBACK_KINDS,
@@ -20,15 +20,6 @@ export interface PreflightInput {
   body: Record<string, unknown>;
   /** Called once the model is selected, when errors switch to the endpoint's own shape. */
   onModelSelected(): void;
-}
-
-/** A public model that may serve the request, with its channels for the key and its price. */
-export interface RouteTarget {
-  model: string;
-  candidates: readonly RoutableChannel[];
-  price: PriceRecord;
-  /** Named by the body's `models`, not by `model` or a virtual model. */
-  requestFallback: boolean;
 }
 
 export interface RelayPlan {

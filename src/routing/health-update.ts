@@ -1,7 +1,7 @@
 import { asBoolean, asFiniteNumber, asString, isJsonObject } from '../protocols/wire-json.js';
-import { readStickyUpdate, type StickyUpdate } from './affinity/sticky-update.js';
+import { readStickyUpdate, type StickyUpdate } from './policy/affinity/sticky-update.js';
 import type { PairHold } from './channel-health.js';
-import { readLatencyUpdate, type LatencyUpdate } from './latency/latency-update.js';
+import { readLatencyUpdate, type LatencyUpdate } from './policy/latency/latency-update.js';
 
 /** The longest upstream message a hold carries (what `readUpstreamErrorMessage` keeps, and more). */
 const MAX_HOLD_MESSAGE_LENGTH = 1024;

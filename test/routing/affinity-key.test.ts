@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { affinityKeyOf, stickyId } from '../../src/routing/affinity/affinity-key.js';
+import { affinityKeyOf, stickyId } from '../../src/routing/policy/affinity/affinity-key.js';
 
 // admin-api 11.4: the affinity key is the first of these found.
 describe('affinityKeyOf', () => {

@@ -7,8 +7,8 @@ import {
   MEASUREMENT_TRIAL_MS,
   PUBLISH_INTERVAL_MS,
   SMOOTHING_FACTOR,
-} from '../../src/routing/latency/latency-board.js';
-import { readLatencyUpdate, type LatencyUpdate } from '../../src/routing/latency/latency-update.js';
+} from '../../src/routing/policy/latency/latency-board.js';
+import { readLatencyUpdate, type LatencyUpdate } from '../../src/routing/policy/latency/latency-update.js';
 import { orderCandidates } from '../../src/routing/order-candidates.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 

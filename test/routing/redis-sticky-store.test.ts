@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisStickyStore } from '../../src/routing/affinity/redis-sticky-store.js';
-import { StickyRoutes } from '../../src/routing/affinity/sticky-routes.js';
+import { RedisStickyStore } from '../../src/routing/policy/affinity/redis-sticky-store.js';
+import { StickyRoutes } from '../../src/routing/policy/affinity/sticky-routes.js';
 import { eventually } from './health-fixture.js';
 
 // admin-api 11.4: with Redis, every instance follows the same sticky choice.

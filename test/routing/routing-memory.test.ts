@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Logger } from '../../src/observability/logger.js';
 import { readHealthUpdate, type HealthUpdate } from '../../src/routing/health-update.js';
 import type { HealthSync, HealthUpdateListener } from '../../src/routing/health-sync.js';
-import { openRoutingMemory } from '../../src/routing/routing-memory.js';
+import { openRoutingMemory } from '../../src/routing/policy/routing-memory.js';
 
 /** Processes joined the way the IPC and Redis syncs join them: each update reaches every other, as JSON. */
 function linkedSyncs(count: number): HealthSync[] {

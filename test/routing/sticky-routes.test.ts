@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StickyStore } from '../../src/routing/affinity/redis-sticky-store.js';
-import { StickyRoutes, type StickyChoice } from '../../src/routing/affinity/sticky-routes.js';
-import { readStickyUpdate, type StickyUpdate } from '../../src/routing/affinity/sticky-update.js';
+import type { StickyStore } from '../../src/routing/policy/affinity/redis-sticky-store.js';
+import { StickyRoutes, type StickyChoice } from '../../src/routing/policy/affinity/sticky-routes.js';
+import { readStickyUpdate, type StickyUpdate } from '../../src/routing/policy/affinity/sticky-update.js';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const OTHER_ID = 'fedcba9876543210fedcba9876543210';

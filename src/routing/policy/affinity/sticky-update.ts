@@ -1,4 +1,4 @@
-import { asFiniteNumber, asString, isJsonObject, type JsonObject } from '../../protocols/wire-json.js';
+import { asFiniteNumber, asString, isJsonObject, type JsonObject } from '../../../protocols/wire-json.js';
 
 /** The longest model a sticky choice names: the bound on public model ids (admin-api section 4). */
 const MAX_MODEL_LENGTH = 256;

@@ -1,4 +1,4 @@
-import { asFiniteNumber, asString, isJsonObject } from '../../protocols/wire-json.js';
+import { asFiniteNumber, asString, isJsonObject } from '../../../protocols/wire-json.js';
 
 /** The longest public model id (`publicModelIdProblem`); anything longer was never a model here. */
 const MAX_MODEL_LENGTH = 256;

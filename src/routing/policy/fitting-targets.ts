@@ -1,10 +1,10 @@
-import type { LimitedScope } from '../billing/budgets/request-windows.js';
-import type { TokenEstimate } from '../billing/token-estimate.js';
-import type { ClientProtocolName } from '../protocols/protocol-codec.js';
-import { requestNeeds, type RequestNeeds } from '../routing/policy/request-needs.js';
-import type { RoutingCatalog } from '../routing/routing-catalog.js';
-import type { ModelMetadataRecord } from '../store/model-metadata-repository.js';
-import type { RouteTarget } from './preflight.js';
+import type { LimitedScope } from '../../billing/budgets/request-windows.js';
+import type { TokenEstimate } from '../../billing/token-estimate.js';
+import type { ClientProtocolName } from '../../protocols/protocol-codec.js';
+import { requestNeeds, type RequestNeeds } from './request-needs.js';
+import type { RoutingCatalog } from '../routing-catalog.js';
+import type { ModelMetadataRecord } from '../../store/model-metadata-repository.js';
+import type { RouteTarget } from './route-target.js';
 
 export interface FitContext {
   catalog: Pick<RoutingCatalog, 'modelMetadata'>;

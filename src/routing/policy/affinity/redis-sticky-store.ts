@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { connectRedis } from '../../events/connect-redis.js';
-import { parseJson } from '../../protocols/wire-json.js';
+import { connectRedis } from '../../../events/connect-redis.js';
+import { parseJson } from '../../../protocols/wire-json.js';
 import { readStickyChoice, type StickyChoice } from './sticky-update.js';
 
 const KEY_PREFIX = 'gateway:sticky:';

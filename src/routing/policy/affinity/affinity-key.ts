@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClientProtocolName } from '../../protocols/protocol-codec.js';
+import type { ClientProtocolName } from '../../../protocols/protocol-codec.js';
 
 type RequestHeaders = Record<string, string | string[] | undefined>;
 

@@ -1,8 +1,8 @@
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../../observability/logger.js';
 import type { StickyStore } from './affinity/redis-sticky-store.js';
 import { StickyRoutes } from './affinity/sticky-routes.js';
-import type { HealthSync } from './health-sync.js';
-import type { HealthUpdate } from './health-update.js';
+import type { HealthSync } from '../health-sync.js';
+import type { HealthUpdate } from '../health-update.js';
 import { LatencyBoard } from './latency/latency-board.js';
 
 /** What routing policy learns from traffic and shares with every worker and instance. */

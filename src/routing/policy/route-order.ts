@@ -1,9 +1,9 @@
-import type { StickyChoice } from '../routing/affinity/sticky-update.js';
-import type { LatencyBoard } from '../routing/latency/latency-board.js';
-import { orderCandidates } from '../routing/order-candidates.js';
-import type { RoutableChannel } from '../routing/routing-catalog.js';
-import type { VirtualModelRecord } from '../store/virtual-models-repository.js';
-import type { RouteTarget } from './preflight.js';
+import type { StickyChoice } from './affinity/sticky-update.js';
+import type { LatencyBoard } from './latency/latency-board.js';
+import { orderCandidates } from '../order-candidates.js';
+import type { RoutableChannel } from '../routing-catalog.js';
+import type { VirtualModelRecord } from '../../store/virtual-models-repository.js';
+import type { RouteTarget } from './route-target.js';
 
 export interface RouteOrderInput {
   /** In the plan's order: a virtual model's targets (priority order), then the body's `models`. */
