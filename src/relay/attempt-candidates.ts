@@ -138,7 +138,9 @@ async function attemptTarget(
   let attempt = route.next();
   if (!attempt) return { kind: 'held', hold: route.held() };
   // A stream is read to its first content only when a failure before it could go elsewhere.
-  const mayMoveOn = moreTargets || (target.candidates.length > 1 && options.maxAttempts > 1);
+  const mayMoveOn =
+    (target.candidates.length > 1 && options.maxAttempts > 1) ||
+    (moreTargets && STREAM_FAILURES.some((kind) => options.fallbackOn.has(kind)));
   while (attempt) {
     let outcome: UpstreamOutcome;
     try {
@@ -164,6 +166,14 @@ async function attemptTarget(
   }
   return { kind: 'called', outcome: last! };
 }
+
+/** What can go wrong in a stream's opening: a broken connection, an error event, a refusal of the input. */
+const STREAM_FAILURES: readonly FailureKind[] = [
+  'timeout',
+  'server_error',
+  'context_length',
+  'content_filter',
+];
 
 /** Failures another channel of the same model may not repeat; a refusal of the input it would. */
 const ANOTHER_CHANNEL_MAY_ANSWER: ReadonlySet<FailureKind> = new Set([

@@ -125,6 +125,29 @@ describe('fallback across models', () => {
     expect(await lastRecord()).toMatchObject({ model: 'gemini-b', requested_model: 'smart' });
   });
 
+  test('an error event before the first content is the answer when fallback_on leaves server errors out', async () => {
+    await fx.gw.admin('POST', '/virtual-models', {
+      name: 'rate-limits-only',
+      targets: [
+        { model: 'claude-a', priority: 2 },
+        { model: 'gemini-b', priority: 1 },
+      ],
+      fallback_on: ['rate_limit'],
+    });
+    claude.script({ type: 'error-mid-stream', afterChunks: 1, message: 'Overloaded' });
+    const stream = await fx.openai.chat.completions.create({
+      model: 'rate-limits-only',
+      ...ask,
+      stream: true,
+    });
+    const ended = await (async () => {
+      for await (const _chunk of stream) void _chunk;
+    })().catch((error: unknown) => error);
+    expect(ended).toBeInstanceOf(OpenAI.APIError);
+    expect((ended as Error).message).toContain('Overloaded');
+    expect(gemini.requests).toHaveLength(0);
+  });
+
   test('a stream that breaks after its first content ends with an error event; no other target is spliced in', async () => {
     // message_start, content_block_start, ping, then the first text delta.
     claude.script({ type: 'reset-mid-stream', afterChunks: 4, text: 'from claude, cut short' });
