@@ -251,3 +251,17 @@ test('the settings send a signed test event to the webhook and say what the rece
   await admin.getByRole('region', { name: 'Recent webhook deliveries' }).waitFor();
   await saveScreenshot(admin, 'desktop-settings-webhook');
 });
+
+test('the routing settings are chosen on the Settings page and saved through the management API', async () => {
+  await openPage(admin, 'Settings');
+  await admin.getByLabel('Channel choice', { exact: true }).selectOption({ label: 'Lowest latency' });
+  await admin.getByLabel('Prompt-cache affinity (s)', { exact: true }).fill('900');
+  await admin.getByRole('button', { name: 'Save settings' }).click();
+  await expect
+    .poll(async () => {
+      const settings = await call('GET', '/settings');
+      return [settings.routing_strategy, settings.sticky_ttl_s];
+    })
+    .toEqual(['latency', 900]);
+  await call('PATCH', '/settings', { routing_strategy: 'weighted', sticky_ttl_s: 600 });
+});
