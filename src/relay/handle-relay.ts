@@ -12,10 +12,8 @@ import type { RateDecision, RateLimiter } from '../limits/rate-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth, PairHold } from '../routing/channel-health.js';
-import { affinityKeyOf, stickyId } from '../routing/policy/affinity/affinity-key.js';
-import type { StickyChoice } from '../routing/policy/affinity/sticky-update.js';
 import type { RoutingMemory } from '../routing/policy/routing-memory.js';
-import { orderRoute } from '../routing/policy/route-order.js';
+import { routeRequest } from './request-routing.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
@@ -138,25 +136,20 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
         cancellation,
         losses,
       });
-    const { latency, sticky } = services.routing;
-    const affinity = plan.virtual?.sticky === false ? undefined : affinityOf(request);
-    const stuck = affinity === undefined ? undefined : await sticky.lookup(affinity);
-    const measured = settings.routing_strategy === 'latency' || plan.virtual?.strategy === 'latency';
-    const ordered = orderRoute({
+    const routing = await routeRequest(services.routing, {
+      request: { protocol: endpoint.protocol, body, headers: request.headers, keyId: principal.key.id },
+      plan,
       targets,
-      virtual: plan.virtual,
-      routingStrategy: settings.routing_strategy,
-      latency,
-      sticky: stuck,
+      settings,
     });
     const { outcome: result, target: served } = await attemptCandidates({
-      targets: ordered.map((target) => ({
+      targets: routing.targets.map((target) => ({
         model: target.model,
         candidates: target.candidates,
         plan: planFor(target.model),
       })),
       fallbackOn: plan.fallbackOn,
-      onFirstByte: measured ? (channel, model, ms) => latency.record(channel.id, model, ms) : undefined,
+      onFirstByte: routing.onFirstByte,
       stream,
       maxAttempts: settings.retry_times + 1,
       cancellation,
@@ -172,11 +165,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     const servedTarget = targets.find((target) => target.model === served?.model) ?? first;
     account.servedBy(servedTarget.model, servedTarget.price);
     const servedModel = servedTarget.model;
-    if (affinity !== undefined && result.channel && isAnswer(result)) {
-      const choice = { channelId: result.channel.id, model: servedModel };
-      account.sticky = !stuck ? 'miss' : sameChoice(stuck, choice) ? 'hit' : 'moved';
-      sticky.remember(affinity, choice, settings.sticky_ttl_s * 1000);
-    }
+    if (result.channel && isAnswer(result)) account.sticky = routing.answered(result.channel, servedModel);
 
     if (cancellation.aborted) throw endedFromOurSide(cancellation);
     switch (result.kind) {
@@ -465,23 +454,11 @@ function withoutFallbackModels(
   return { body: rest, bodyBytes: withoutMember(bodyBytes, 'models') };
 }
 
-/** The request's prompt-cache affinity (admin-api 11.4), hashed with its key; undefined without one. */
-function affinityOf(request: RelayRequest): string | undefined {
-  const { protocol } = request.endpoint;
-  if (protocol === undefined) return undefined;
-  const key = affinityKeyOf(protocol, request.body, request.headers);
-  return key === undefined ? undefined : stickyId(request.principal.key.id, key);
-}
-
 /** An attempt that answered: a reply, or a stream whose opening did not fail. */
 function isAnswer(outcome: UpstreamOutcome): boolean {
   return (
     outcome.kind === 'answered' || (outcome.kind === 'streaming' && outcome.opening?.failure === undefined)
   );
-}
-
-function sameChoice(left: StickyChoice, right: StickyChoice): boolean {
-  return left.channelId === right.channelId && left.model === right.model;
 }
 
 /** A key without rate limits is not counted. */
