@@ -25,6 +25,9 @@ import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
 import { openRoutingMemory } from './routing/policy/routing-memory.js';
+import { RetentionJob } from './store/retention-job.js';
+import { JobLeasesRepository } from './store/job-leases-repository.js';
+import { deleteUsageLogsBefore } from './store/usage-log-retention.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -119,6 +122,19 @@ export async function createGateway(
       logger,
     });
     webhooks.start();
+    const retention = new RetentionJob({
+      tables: [
+        {
+          name: 'usage_logs',
+          retentionDays: () => settings.get().log_retention_days,
+          deleteBefore: (before, limit) => deleteUsageLogsBefore(store.db, { before, limit }),
+        },
+      ],
+      leases: new JobLeasesRepository(store.db),
+      logger,
+      onBatch: (table, deleted, caughtUp) => telemetry.metrics.retentionBatch(table, deleted, caughtUp),
+    });
+    retention.start();
     options.primary?.handle('collectMetrics', () => telemetry.metrics.registry.getMetricsAsJSON());
     const services: GatewayServices = {
       store,
@@ -141,6 +157,7 @@ export async function createGateway(
       telemetry,
       observer: telemetry.observer,
       webhooks,
+      retention,
     };
     const app = buildApp({
       services,

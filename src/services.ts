@@ -4,6 +4,7 @@ import type { ChangeFeed } from './events/change-feed.js';
 import type { LoginThrottle } from './limits/login-throttle.js';
 import type { Telemetry } from './observability/telemetry.js';
 import type { RelayServices } from './relay/handle-relay.js';
+import type { RetentionJob } from './store/retention-job.js';
 import type { Store } from './store/database.js';
 import type { Repositories } from './store/repositories.js';
 import type { WebhookDeliverer } from './events/webhooks/webhook-deliverer.js';
@@ -21,4 +22,6 @@ export interface GatewayServices extends RelayServices {
   telemetry: Telemetry;
   /** Sends stored events to `webhook_url` (admin-api section 10.1). */
   webhooks: WebhookDeliverer;
+  /** Deletes usage records past `log_retention_days` (admin-api section 12). */
+  retention: RetentionJob;
 }

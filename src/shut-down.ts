@@ -37,6 +37,7 @@ export async function shutDown(
   await services.ledger.close().catch(() => undefined);
   await services.holdKeeper.stop().catch(() => undefined);
   await services.webhooks.stop();
+  await services.retention.stop();
   services.health.close();
   await services.routing.close();
   await services.rateLimiter.close();

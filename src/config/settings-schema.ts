@@ -3,7 +3,7 @@ import { isCidrOrAddress } from '../auth/ip-allow-list.js';
 import { isKnownTimeZone } from '../billing/budgets/zoned-time.js';
 import { httpUrlSchema } from './http-url-schema.js';
 
-/** Live settings (admin-api.md sections 2, 10, 10.1 and 11): defaults, validation and environment names. */
+/** Live settings (admin-api.md sections 2, 10, 10.1, 11 and 12): defaults, validation and environment names. */
 export const settingsSchema = z
   .object({
     default_max_tokens: z.number().int().min(1).max(10_000_000),
@@ -21,6 +21,7 @@ export const settingsSchema = z
     model_cooldown_s: z.number().int().min(1).max(86_400),
     model_cooldown_max_s: z.number().int().min(1).max(86_400),
     budget_time_zone: z.string().refine(isKnownTimeZone, 'must be an IANA time zone name'),
+    log_retention_days: z.number().min(0).max(36_500),
     routing_strategy: z.enum(['weighted', 'latency']),
     sticky_ttl_s: z
       .number()
@@ -52,6 +53,7 @@ export const defaultSettings: Settings = {
   model_cooldown_s: 5,
   model_cooldown_max_s: 300,
   budget_time_zone: 'UTC',
+  log_retention_days: 0,
   routing_strategy: 'weighted',
   sticky_ttl_s: 600,
   webhook_url: null,

@@ -14,6 +14,7 @@ import { modelMetadataMigration } from './migrations/0011-model-metadata.js';
 import { virtualModelsMigration } from './migrations/0012-virtual-models.js';
 import { requestedModelMigration } from './migrations/0013-requested-model.js';
 import { servedModelMigration } from './migrations/0014-served-model.js';
+import { jobLeasesMigration } from './migrations/0015-job-leases.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -32,6 +33,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0012-virtual-models': virtualModelsMigration(store.dialect),
     '0013-requested-model': requestedModelMigration(store.dialect),
     '0014-served-model': servedModelMigration(store.dialect),
+    '0015-job-leases': jobLeasesMigration,
   };
 }
 

@@ -222,6 +222,13 @@ export interface WebhookEventsTable {
   last_status_code: number | null;
 }
 
+export interface JobLeasesTable {
+  name: string;
+  owner: string;
+  /** Unix milliseconds. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -238,4 +245,5 @@ export interface Database {
   sessions: SessionsTable;
   budget_windows: BudgetWindowsTable;
   webhook_events: WebhookEventsTable;
+  job_leases: JobLeasesTable;
 }

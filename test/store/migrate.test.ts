@@ -22,6 +22,7 @@ const MIGRATIONS = [
   '0012-virtual-models',
   '0013-requested-model',
   '0014-served-model',
+  '0015-job-leases',
 ];
 
 const opened: Array<() => Promise<void>> = [];

@@ -48,6 +48,9 @@ export class GatewayMetrics {
   private readonly attempts: TallyFamily;
   private readonly rateLimits: TallyFamily;
   private readonly sticky: TallyFamily;
+  private readonly retentionDeleted: TallyFamily;
+  private readonly retentionCaughtUp: Gauge;
+  private readonly retentionLastBatch: Gauge;
   private readonly billing: LabelledChildren<ModelBilling>;
   private readonly durations: BucketFamily;
   private readonly firstBytes: BucketFamily;
@@ -114,6 +117,27 @@ export class GatewayMetrics {
       help: 'Answered requests with a prompt-cache affinity key, by result: hit (its sticky channel served it), miss (no sticky choice yet), moved (another channel or target served it).',
       labelNames: ['result'],
       registers,
+    });
+    this.retentionDeleted = new TallyFamily({
+      name: 'gateway_retention_deleted_total',
+      help: 'Records deleted by log retention, by table.',
+      labelNames: ['table'],
+      registers,
+    });
+    this.retentionCaughtUp = new Gauge({
+      name: 'gateway_retention_caught_up',
+      help: "1 when log retention's last batch of the table found fewer old records than a batch holds (nothing left to delete), 0 while it works off a backlog.",
+      labelNames: ['table'],
+      registers,
+      // Only the process holding the job's lease prunes: the machine's figure is any worker's that did.
+      aggregator: 'max',
+    });
+    this.retentionLastBatch = new Gauge({
+      name: 'gateway_retention_last_batch_timestamp_seconds',
+      help: "Unix time of log retention's last batch of the table.",
+      labelNames: ['table'],
+      registers,
+      aggregator: 'max',
     });
     this.openStreams = new Gauge({
       name: 'gateway_open_streams',
@@ -183,6 +207,13 @@ export class GatewayMetrics {
 
   rateLimited(limit: 'rpm' | 'tpm'): void {
     this.rateLimits.get([limit]).value += 1;
+  }
+
+  /** One batch of log retention: how many records of `table` it deleted, and whether it found the last. */
+  retentionBatch(table: string, deleted: number, caughtUp: boolean): void {
+    this.retentionDeleted.get([table]).value += deleted;
+    this.retentionCaughtUp.set({ table }, caughtUp ? 1 : 0);
+    this.retentionLastBatch.set({ table }, Math.floor(Date.now() / 1000));
   }
 
   private collectPairStates(gauge: Gauge): void {
