@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
 import type { UsageLogConditions } from '../store/usage-log-conditions.js';
+import { registerLogExportRoute } from './export-logs.js';
 import { parseListQuery } from './parse-query.js';
 import { parseUsageConditions } from './parse-usage-query.js';
 import { serializeUsageLog } from './serialize-usage-log.js';
@@ -8,10 +9,12 @@ import { serializeUsageTotals } from './serialize-usage-stats.js';
 
 /**
  * `GET /api/logs` (admin-api section 2, Usage logs), newest first, filtered by `user_id`, `key_id`,
- * `channel_id`, `model`, `status` and `from`..`to`, with `total` over every matching record.
+ * `channel_id`, `model`, `status` and `from`..`to`, with `total` over every matching record; and
+ * `GET /api/logs/export`, the same records oldest first as one download (admin-api section 12).
  */
 export function registerLogRoutes(app: FastifyInstance, services: GatewayServices): void {
   app.get('/logs', async (request) => listUsageLogs(services, request.query, {}));
+  registerLogExportRoute(app, services);
 }
 
 /** A page of usage records and the totals of all that match; `forced` conditions win over the query's. */

@@ -34,6 +34,12 @@ export interface UsageLogFilter extends UsageLogConditions {
   offset: number;
 }
 
+/** Where a read in (created_at, id) order stopped: the last record it returned. */
+export interface UsageLogCursor {
+  createdAt: number;
+  id: number;
+}
+
 /** Sums over every record a filter matches, not only one page. */
 export interface UsageTotals {
   requests: number;
@@ -63,6 +69,29 @@ export class UsageLogsRepository {
   async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
     const query = whereUsageMatches(this.db.selectFrom('usage_logs').selectAll(), filter);
     const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+    return rows.map(toUsageLog);
+  }
+
+  /**
+   * Up to `limit` matching records after `after`, oldest first by (created_at, id): one page of a
+   * keyset read, whose cost does not grow with how many pages came before (no `offset`). The index
+   * on `created_at` serves both stores: SQLite's holds the rowid (`id`) after the time, so a page
+   * comes in order without a sort; PostgreSQL sorts within each second. Either way a page starts at
+   * the cursor's second, so only the records sharing that second are passed over again.
+   */
+  async listAfter(options: {
+    conditions: UsageLogConditions;
+    after: UsageLogCursor | undefined;
+    limit: number;
+  }): Promise<UsageLogRecord[]> {
+    const { after } = options;
+    let query = whereUsageMatches(this.db.selectFrom('usage_logs').selectAll(), options.conditions);
+    if (after) {
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.createdAt, after.id)),
+      );
+    }
+    const rows = await query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
     return rows.map(toUsageLog);
   }
 

@@ -31,6 +31,11 @@ export interface LogPage {
 
 /** Query parameters of `/api/logs` (admin-api section 2 and its additions); empty filters left out. */
 export function logQuery(filters: LogFilters, page: LogPage): Record<string, QueryValue> {
+  return { ...logFilterQuery(filters), limit: page.limit, offset: page.offset };
+}
+
+/** The filters alone as query parameters, as `/api/logs` and `/api/logs/export` both take them. */
+export function logFilterQuery(filters: LogFilters): Record<string, QueryValue> {
   const status = filters.status.trim();
   return {
     user_id: filters.userId || undefined,
@@ -41,8 +46,6 @@ export function logQuery(filters: LogFilters, page: LogPage): Record<string, Que
     from: fromDateTimeLocal(filters.from) ?? undefined,
     // The minute chosen is included whole.
     to: addSeconds(fromDateTimeLocal(filters.to), 59),
-    limit: page.limit,
-    offset: page.offset,
   };
 }
 

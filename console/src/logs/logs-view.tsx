@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { listLogs } from '../api/logs-api';
 import { queryKeys } from '../api/query-keys';
 import { QueryState } from '../components/query-state';
+import { LogExportMenu } from './log-export-menu';
 import { EMPTY_LOG_FILTERS, logQuery, type LogFilters } from './log-filters';
 import { LogFiltersForm, type FilterOption } from './log-filters-form';
 import { LogPager } from './log-pager';
@@ -13,7 +14,10 @@ import { LogsTable } from './logs-table';
 
 const PAGE_SIZE = 50;
 
-/** Filters, totals, one page of records and the pager, for `/api/logs` or `/api/me/logs`. */
+/**
+ * Filters, totals, one page of records and the pager, for `/api/logs` or `/api/me/logs`; for the
+ * former also the export of every record the filters match.
+ */
 export function LogsView({
   scope,
   filterOptions,
@@ -56,7 +60,8 @@ export function LogsView({
         {...(filterOptions.users ? { users: filterOptions.users } : {})}
         {...(filterOptions.channels ? { channels: filterOptions.channels } : {})}
       />
-      <Group justify="flex-end">
+      <Group justify="flex-end" gap="xs">
+        {scope === 'admin' && <LogExportMenu filters={filters} />}
         <Button variant="default" size="xs" loading={logs.isFetching} onClick={() => void logs.refetch()}>
           {t('common.refresh')}
         </Button>

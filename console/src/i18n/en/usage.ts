@@ -64,6 +64,10 @@ export const enUsage = {
     totalRequests_other: '{{count}} requests',
     any: 'Any',
     noLogs: 'No requests match.',
+    export: 'Export',
+    exportJsonl: 'JSON Lines (.jsonl)',
+    exportCsv: 'CSV (.csv)',
+    exportNote: 'Every record the filters match, oldest first',
   },
   quickStart: {
     description: 'Point the official SDKs at this gateway. Replace the key with your full key.',

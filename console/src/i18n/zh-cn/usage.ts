@@ -66,6 +66,10 @@ export const zhCNUsage: Pick<Texts, 'stats' | 'dashboard' | 'myDashboard' | 'log
     totalRequests_other: '{{count}} 个请求',
     any: '任意',
     noLogs: '没有匹配的请求。',
+    export: '导出',
+    exportJsonl: 'JSON Lines (.jsonl)',
+    exportCsv: 'CSV (.csv)',
+    exportNote: '按当前筛选导出全部记录, 最早的在前',
   },
   quickStart: {
     description: '将官方 SDK 指向此网关。请把令牌替换为你的完整令牌。',
