@@ -26,6 +26,9 @@ import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
 import { openRoutingMemory } from './routing/policy/routing-memory.js';
 import { RetentionJob } from './store/retention-job.js';
+import { GuardrailChecker } from './guardrails/guardrail-checker.js';
+import { GuardrailSet } from './guardrails/guardrail-set.js';
+import { GuardrailWebhooks } from './guardrails/guardrail-webhook.js';
 import { JobLeasesRepository } from './store/job-leases-repository.js';
 import { deleteUsageLogsBefore } from './store/usage-log-retention.js';
 
@@ -122,6 +125,13 @@ export async function createGateway(
       logger,
     });
     webhooks.start();
+    const guardrails = new GuardrailChecker({
+      set: await GuardrailSet.load({ repository: repositories.guardrails, changes }),
+      webhooks: new GuardrailWebhooks(),
+      logger,
+      recordBlock: (record) => tracker.track(repositories.usageLogs.insertMany([record])),
+      onVerdict: (guardrail, verdict) => telemetry.metrics.guardrailVerdict(guardrail, verdict),
+    });
     const retention = new RetentionJob({
       tables: [
         {
@@ -150,6 +160,7 @@ export async function createGateway(
       loginThrottle,
       health,
       routing,
+      guardrails,
       keyRotation: health.keys,
       dispatcher: upstreamDispatcher,
       tracker,

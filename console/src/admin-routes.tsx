@@ -2,6 +2,7 @@ import { Route, Routes } from 'react-router';
 import { ChannelsPage } from './channels/channels-page';
 import { DashboardPage } from './dashboard/dashboard-page';
 import { GroupsPage } from './groups/groups-page';
+import { GuardrailsPage } from './guardrails/guardrails-page';
 import { AdminKeysPage } from './keys/admin-keys-page';
 import { AdminLogsPage } from './logs/admin-logs-page';
 import { ModelsPage } from './models/models-page';
@@ -18,6 +19,7 @@ export function AdminRoutes() {
       <Route path="/channels" element={<ChannelsPage />} />
       <Route path="/models" element={<ModelsPage />} />
       <Route path="/virtual-models" element={<VirtualModelsPage />} />
+      <Route path="/guardrails" element={<GuardrailsPage />} />
       <Route path="/users" element={<UsersPage />} />
       <Route path="/keys" element={<AdminKeysPage />} />
       <Route path="/groups" element={<GroupsPage />} />

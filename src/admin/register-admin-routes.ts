@@ -20,6 +20,7 @@ import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
 import { registerModelMetadataRoutes } from './model-metadata.js';
 import { registerVirtualModelRoutes } from './virtual-models.js';
+import { registerGuardrailRoutes } from './guardrails.js';
 import { registerWebhookDeliveryRoutes } from './webhook-deliveries.js';
 
 /**
@@ -73,5 +74,6 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerWebhookDeliveryRoutes(group, services);
     registerModelMetadataRoutes(group, services);
     registerVirtualModelRoutes(group, services);
+    registerGuardrailRoutes(group, services);
   });
 }

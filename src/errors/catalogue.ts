@@ -84,6 +84,12 @@ export const catalogue = {
     en: (p) => `field ${p.field} is required`,
     'zh-CN': (p) => `field ${p.field} is required`,
   },
+  guardrail_blocked: {
+    status: 400,
+    code: 'guardrail_blocked',
+    en: (p) => `request blocked by guardrail ${p.name}`,
+    'zh-CN': (p) => `请求被防护规则 ${p.name} 拦截`,
+  },
   field_invalid: {
     status: 400,
     code: 'invalid_request',

@@ -5,7 +5,16 @@
  * their primary (ipc-change-feed.ts).
  */
 /** What a change notice may be about; `models` covers model metadata and virtual models. */
-export const CHANGE_TOPICS = ['users', 'keys', 'channels', 'prices', 'groups', 'settings', 'models'] as const;
+export const CHANGE_TOPICS = [
+  'users',
+  'keys',
+  'channels',
+  'prices',
+  'groups',
+  'settings',
+  'models',
+  'guardrails',
+] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** Listeners may reload asynchronously; `publish` resolves once every local listener has finished. */

@@ -14,6 +14,7 @@ import type { KeyRotation } from '../providers/key-rotation.js';
 import type { ChannelHealth, PairHold } from '../routing/channel-health.js';
 import type { RoutingMemory } from '../routing/policy/routing-memory.js';
 import { routeRequest } from './request-routing.js';
+import type { GuardrailChecker } from '../guardrails/guardrail-checker.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
@@ -45,6 +46,8 @@ export interface RelayServices {
   health: ChannelHealth;
   /** What routing learns from traffic: latency, sticky choices (admin-api 11.4, 11.5). */
   routing: RoutingMemory;
+  /** Checks of the request's text before anything is charged (admin-api section 12). */
+  guardrails: GuardrailChecker;
   keyRotation: KeyRotation;
   dispatcher: () => Dispatcher;
   principals: PrincipalCache;
@@ -310,8 +313,24 @@ async function admit(
       );
     }
 
-    const settings = services.settings.get();
     const stream = endpoint.stream ?? operation.isStream(body);
+    const guardrails = endpoint.protocol ? services.guardrails.applicable(principal.group) : [];
+    if (guardrails.length > 0)
+      await services.guardrails.check(guardrails, {
+        requestId: request.requestId,
+        protocol: endpoint.protocol!,
+        body,
+        group: principal.group,
+        model: plan.targets[0]!.model,
+        requestedModel: plan.namedModel,
+        endpoint: endpoint.name,
+        stream,
+        userId: principal.user.id,
+        keyId: key.id,
+        startedAt: request.startedAt,
+      });
+
+    const settings = services.settings.get();
     const { inputTokens, outputCap, calls } = operation.preCharge(body, settings);
     const limitedScopes = limitedScopesOf(principal, services.catalog);
     const fitting = fittingTargets(selected, {

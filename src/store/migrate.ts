@@ -15,6 +15,7 @@ import { virtualModelsMigration } from './migrations/0012-virtual-models.js';
 import { requestedModelMigration } from './migrations/0013-requested-model.js';
 import { servedModelMigration } from './migrations/0014-served-model.js';
 import { jobLeasesMigration } from './migrations/0015-job-leases.js';
+import { guardrailsMigration } from './migrations/0016-guardrails.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0013-requested-model': requestedModelMigration(store.dialect),
     '0014-served-model': servedModelMigration(store.dialect),
     '0015-job-leases': jobLeasesMigration,
+    '0016-guardrails': guardrailsMigration(store.dialect),
   };
 }
 

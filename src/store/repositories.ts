@@ -1,6 +1,7 @@
 import type { Store } from './database.js';
 import { ChannelsRepository } from './channels-repository.js';
 import { GroupsRepository } from './groups-repository.js';
+import { GuardrailsRepository } from './guardrails-repository.js';
 import { KeyValueRepository } from './key-value-repository.js';
 import { KeysRepository } from './keys-repository.js';
 import { PricesRepository } from './prices-repository.js';
@@ -26,6 +27,7 @@ export interface Repositories {
   webhookEvents: WebhookEventsRepository;
   modelMetadata: ModelMetadataRepository;
   virtualModels: VirtualModelsRepository;
+  guardrails: GuardrailsRepository;
 }
 
 export function createRepositories(store: Store): Repositories {
@@ -44,5 +46,6 @@ export function createRepositories(store: Store): Repositories {
     webhookEvents: new WebhookEventsRepository(db),
     modelMetadata: new ModelMetadataRepository(db),
     virtualModels: new VirtualModelsRepository(db),
+    guardrails: new GuardrailsRepository(db),
   };
 }

@@ -229,6 +229,20 @@ export interface JobLeasesTable {
   expires_at: number;
 }
 
+export interface GuardrailsTable {
+  id: Generated<number>;
+  name: string;
+  kind: string;
+  pattern: string | null;
+  url: string | null;
+  action: string;
+  fail: string;
+  timeout_ms: number;
+  /** JSON array of group names; null: every group. */
+  groups: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -246,4 +260,5 @@ export interface Database {
   budget_windows: BudgetWindowsTable;
   webhook_events: WebhookEventsTable;
   job_leases: JobLeasesTable;
+  guardrails: GuardrailsTable;
 }

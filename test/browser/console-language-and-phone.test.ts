@@ -42,6 +42,7 @@ const ADMIN_PAGES = [
   'Channels',
   'Models',
   'Virtual models',
+  'Guardrails',
   'Users',
   'Keys',
   'Groups',

@@ -78,6 +78,7 @@ test('the root admin signs in with the admin token and sees the whole navigation
     'Channels',
     'Models',
     'Virtual models',
+    'Guardrails',
     'Users',
     'Keys',
     'Groups',

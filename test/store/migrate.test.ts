@@ -23,6 +23,7 @@ const MIGRATIONS = [
   '0013-requested-model',
   '0014-served-model',
   '0015-job-leases',
+  '0016-guardrails',
 ];
 
 const opened: Array<() => Promise<void>> = [];

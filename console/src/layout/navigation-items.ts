@@ -5,6 +5,7 @@ export type NavigationKey =
   | 'channels'
   | 'models'
   | 'virtualModels'
+  | 'guardrails'
   | 'users'
   | 'keys'
   | 'groups'
@@ -22,6 +23,7 @@ const ADMIN_ITEMS: readonly NavigationItem[] = [
   { key: 'channels', path: '/channels' },
   { key: 'models', path: '/models' },
   { key: 'virtualModels', path: '/virtual-models' },
+  { key: 'guardrails', path: '/guardrails' },
   { key: 'users', path: '/users' },
   { key: 'keys', path: '/keys' },
   { key: 'groups', path: '/groups' },

@@ -49,6 +49,7 @@ export class GatewayMetrics {
   private readonly rateLimits: TallyFamily;
   private readonly sticky: TallyFamily;
   private readonly retentionDeleted: TallyFamily;
+  private readonly guardrails: TallyFamily;
   private readonly retentionCaughtUp: Gauge;
   private readonly retentionLastBatch: Gauge;
   private readonly billing: LabelledChildren<ModelBilling>;
@@ -116,6 +117,12 @@ export class GatewayMetrics {
       name: 'gateway_sticky_routing_total',
       help: 'Answered requests with a prompt-cache affinity key, by result: hit (its sticky channel served it), miss (no sticky choice yet), moved (another channel or target served it).',
       labelNames: ['result'],
+      registers,
+    });
+    this.guardrails = new TallyFamily({
+      name: 'gateway_guardrail_verdicts_total',
+      help: "Guardrails' verdicts on requests, by guardrail name and verdict: pass, match (the pattern matched, or the webhook did not allow), error (the webhook failed or timed out).",
+      labelNames: ['guardrail', 'verdict'],
       registers,
     });
     this.retentionDeleted = new TallyFamily({
@@ -207,6 +214,11 @@ export class GatewayMetrics {
 
   rateLimited(limit: 'rpm' | 'tpm'): void {
     this.rateLimits.get([limit]).value += 1;
+  }
+
+  /** A guardrail judged a request; guardrail names are the admin's, so the series stay bounded. */
+  guardrailVerdict(guardrail: string, verdict: 'pass' | 'match' | 'error'): void {
+    this.guardrails.get([guardrail, verdict]).value += 1;
   }
 
   /** One batch of log retention: how many records of `table` it deleted, and whether it found the last. */

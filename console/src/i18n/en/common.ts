@@ -14,6 +14,7 @@ export const enCommon = {
     channels: 'Channels',
     models: 'Models',
     virtualModels: 'Virtual models',
+    guardrails: 'Guardrails',
     users: 'Users',
     keys: 'Keys',
     groups: 'Groups',

@@ -12,6 +12,7 @@ export const zhCNAdmin: Pick<
   | 'keys'
   | 'groups'
   | 'settings'
+  | 'guardrails'
 > = {
   channels: {
     description: '网关将请求转发到的上游服务。',
@@ -285,5 +286,64 @@ export const zhCNAdmin: Pick<
         latency: '延迟最低',
       },
     },
+  },
+  guardrails: {
+    description: '在计费前检查每个请求的文本 (每条消息和系统提示): 由正则表达式或 Webhook 决定拦截还是记录。',
+    create: '新建护栏',
+    createTitle: '新建护栏',
+    editTitle: '编辑护栏 {{name}}',
+    saved: '护栏 {{name}} 已保存',
+    deleted: '护栏 {{name}} 已删除',
+    empty: '还没有护栏: 所有请求都不经检查直接通过。',
+    name: '名称',
+    nameHint: '请求被拦截时客户端会看到它: “request blocked by guardrail <名称>”。',
+    nameTaken: '已有护栏使用此名称',
+    kind: '类型',
+    kindNames: {
+      regex: '正则表达式',
+      webhook: 'Webhook',
+    },
+    kindHints: {
+      regex: '模式匹配到任意一段消息文本时拦截或记录。',
+      webhook: '网关向该地址 POST {model, endpoint, user_id, key_id, texts}, 期望返回 {allow, reason?}。',
+    },
+    pattern: '模式',
+    patternHint:
+      'JavaScript 正则表达式 (Unicode 模式, 即 u 标志), 不带斜杠, 区分大小写, 逐段匹配请求中的文本。可能导致灾难性回溯的模式会被拒绝。',
+    patternInvalid: '不是有效的正则表达式: {{reason}}',
+    url: 'Webhook 地址',
+    urlHint: 'http 或 https 地址。',
+    urlInvalid: '需要 http 或 https 地址, 例如 https://checks.example.com/guard',
+    action: '动作',
+    actionNames: {
+      block: '拦截',
+      log: '记录',
+    },
+    actionHints: {
+      block: '向客户端返回 400 guardrail_blocked, 不收取任何费用。',
+      log: '放行请求, 并记录匹配情况。',
+    },
+    fail: 'Webhook 失败时',
+    failNames: {
+      closed: '失败即拦截',
+      open: '失败即放行',
+    },
+    failHints: {
+      closed: 'Webhook 出错或超时时拦截请求。',
+      open: 'Webhook 出错或超时时放行请求。',
+    },
+    timeout: '超时 (毫秒)',
+    timeoutHint: '等待 Webhook 的时长: 1 到 60000; 留空为默认值 1000。',
+    timeoutRange: '需为 1 到 60000 之间的整数',
+    allGroups: '所有分组',
+    allGroupsHint: '关闭: 只检查所列分组中用户的请求。',
+    groups: '分组',
+    groupsHint: '分组名称, 以逗号或换行分隔。',
+    knownGroups: '已有分组 (点击添加或移除):',
+    noGroups: '至少填写一个分组, 或勾选所有分组',
+    what: '模式或地址',
+    onFailure: '失败时',
+    failureLine: '{{fail}} · {{timeout}} 毫秒',
+    allGroupsShort: '全部',
   },
 };

@@ -19,6 +19,7 @@ export const zhCNCommon: Pick<
     channels: '渠道',
     models: '模型',
     virtualModels: '虚拟模型',
+    guardrails: '护栏',
     users: '用户',
     keys: '令牌',
     groups: '分组',

@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayServices } from '../services.js';
+import type { GuardrailRecord, NewGuardrail } from '../store/guardrails-repository.js';
+import { invalidField, notFound } from './admin-error.js';
+import { createGuardrailSchema, updateGuardrailSchema } from './guardrail-schemas.js';
+import { parseBody } from './parse-body.js';
+import { parseIdParam } from './parse-id-param.js';
+import { serializeGuardrail } from './serialize-guardrail.js';
+
+/**
+ * `/api/guardrails` (admin-api section 12): regular expressions and webhooks that check a request's
+ * text before anything is charged. Every worker and instance sees a change on its next request.
+ */
+export function registerGuardrailRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const { guardrails } = services.repositories;
+  const changed = () => services.changes.publish('guardrails');
+
+  app.get('/guardrails', async () => ({ data: (await guardrails.all()).map(serializeGuardrail) }));
+
+  app.get<{ Params: { id: string } }>('/guardrails/:id', async (request) => {
+    const id = parseIdParam(request.params, 'guardrail');
+    const found = await guardrails.find(id);
+    if (!found) throw notFound('guardrail', id);
+    return serializeGuardrail(found);
+  });
+
+  app.post('/guardrails', async (request, reply) => {
+    const body = parseBody(request.body, createGuardrailSchema);
+    const guardrail = complete({
+      name: body.name,
+      kind: body.kind,
+      pattern: body.pattern,
+      url: body.url,
+      action: body.action,
+      fail: body.fail,
+      timeoutMs: body.timeout_ms,
+      groups: body.groups,
+    });
+    const created = await guardrails.create(guardrail);
+    if (!created) throw invalidField('name', 'is already taken');
+    await changed();
+    reply.code(201);
+    return serializeGuardrail(created);
+  });
+
+  app.patch<{ Params: { id: string } }>('/guardrails/:id', async (request) => {
+    const id = parseIdParam(request.params, 'guardrail');
+    const current = await guardrails.find(id);
+    if (!current) throw notFound('guardrail', id);
+    const body = parseBody(request.body, updateGuardrailSchema, { readOnly: ['id', 'created_at'] });
+    const guardrail: GuardrailRecord = {
+      ...current,
+      ...complete({
+        name: body.name ?? current.name,
+        kind: body.kind ?? current.kind,
+        pattern: body.pattern !== undefined ? body.pattern : current.pattern,
+        url: body.url !== undefined ? body.url : current.url,
+        action: body.action ?? current.action,
+        fail: body.fail ?? current.fail,
+        timeoutMs: body.timeout_ms ?? current.timeoutMs,
+        groups: body.groups !== undefined ? body.groups : current.groups,
+      }),
+    };
+    const replaced = await guardrails.replace(guardrail);
+    if (!replaced) throw invalidField('name', 'is already taken');
+    await changed();
+    return serializeGuardrail(replaced);
+  });
+
+  app.delete<{ Params: { id: string } }>('/guardrails/:id', async (request, reply) => {
+    const id = parseIdParam(request.params, 'guardrail');
+    if (!(await guardrails.delete(id))) throw notFound('guardrail', id);
+    await changed();
+    reply.code(204);
+  });
+}
+
+/** A regex guardrail needs its pattern, a webhook its URL; the other member is cleared. */
+function complete(guardrail: NewGuardrail): NewGuardrail {
+  if (guardrail.kind === 'regex') {
+    if (guardrail.pattern === null) throw invalidField('pattern', 'is required for a regex guardrail');
+    return { ...guardrail, url: null };
+  }
+  if (guardrail.url === null) throw invalidField('url', 'is required for a webhook guardrail');
+  return { ...guardrail, pattern: null };
+}
