@@ -131,6 +131,11 @@ try {
     target: { ...gateway.target, members: { prompt_cache_key: 'bench-conversation' } },
     pid: gateway.pid,
   };
+  /** The same request with a key of a group that one regex guardrail checks. */
+  const gatewayGuarded: Proxy = {
+    target: { ...gateway.target, headers: { authorization: `Bearer ${keys.guarded}` } },
+    pid: gateway.pid,
+  };
   /** The same gateway, called with a key that has a daily budget and a concurrency cap. */
   const gatewayBudgeted: Proxy = {
     target: { ...gateway.target, headers: { authorization: `Bearer ${keys.budgeted}` } },
@@ -156,6 +161,7 @@ try {
   await saturate(gatewayBudgeted.target, 2);
   await saturate(gatewayVirtual.target, 2);
   await saturate(gatewayAffinity.target, 2);
+  await saturate(gatewayGuarded.target, 2);
   await saturate(bareProxy.target, 2);
   await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
@@ -174,6 +180,7 @@ try {
     gatewayBudgetedSaturation,
     gatewayVirtualSaturation,
     gatewayAffinitySaturation,
+    gatewayGuardedSaturation,
   ] = await inTurns(
     rounds,
     [
@@ -184,6 +191,7 @@ try {
       () => saturateProxy(gatewayBudgeted),
       () => saturateProxy(gatewayVirtual),
       () => saturateProxy(gatewayAffinity),
+      () => saturateProxy(gatewayGuarded),
     ],
     (result) => result.rps,
   );
@@ -345,6 +353,8 @@ try {
     virtual_model: variantFigures(gatewaySaturation, gatewayVirtualSaturation),
     // The plain request with a prompt-cache affinity key: its sticky choice looked up and renewed.
     affinity_key: variantFigures(gatewaySaturation, gatewayAffinitySaturation),
+    // The plain request read by one regex guardrail before its reservation.
+    regex_guardrail: variantFigures(gatewaySaturation, gatewayGuardedSaturation),
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -450,6 +460,7 @@ try {
   for (const [title, figures] of [
     ['a virtual model of two targets', results.virtual_model],
     ['a request with an affinity key', results.affinity_key],
+    ['a request one regex guardrail reads', results.regex_guardrail],
   ] as const) {
     process.stdout.write(
       `${formatTable(
@@ -490,6 +501,7 @@ try {
     results.budget_and_concurrency_cap.errors +
     results.virtual_model.errors +
     results.affinity_key.errors +
+    results.regex_guardrail.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +

@@ -6,12 +6,14 @@ export interface SeededKeys {
   unlimited: string;
   limited: string;
   budgeted: string;
+  /** A key of a group whose requests one regex guardrail reads (it never matches them). */
+  guarded: string;
 }
 
 /**
  * Gives a fresh gateway the bench's channels (OpenAI and Anthropic, both on the bench upstream),
- * their prices, a virtual model served by the OpenAI one (`bench-virtual`), a user and three keys:
- * one without limits, the others with limits never reached.
+ * their prices, a virtual model served by the OpenAI one (`bench-virtual`), a user and four keys:
+ * one without limits, two with limits never reached, and one whose group has a regex guardrail.
  */
 export async function seedGateway(
   origin: string,
@@ -33,6 +35,7 @@ export async function seedGateway(
     base_url: upstreamOrigin,
     keys: ['upstream-key'],
     models: ['bench-model'],
+    groups: ['default', 'guarded'],
   });
   await admin('POST', '/channels', {
     name: 'bench-anthropic',
@@ -55,5 +58,13 @@ export async function seedGateway(
     budgets: [{ period: 'day', usd: 1_000_000 }],
     max_concurrency: 1_000,
   });
-  return { unlimited: unlimited.key, limited: limited.key, budgeted: budgeted.key };
+  await admin('PUT', '/groups/guarded', { ratio: 1 });
+  await admin('POST', '/guardrails', {
+    name: 'bench-guard',
+    kind: 'regex',
+    pattern: '\\bpassword\\s*[:=]',
+    groups: ['guarded'],
+  });
+  const guarded = await admin('POST', '/keys', { user_id: user.id, group: 'guarded' });
+  return { unlimited: unlimited.key, limited: limited.key, budgeted: budgeted.key, guarded: guarded.key };
 }
