@@ -15,6 +15,7 @@ import type { ChannelHealth, PairHold } from '../routing/channel-health.js';
 import type { RoutingMemory } from '../routing/policy/routing-memory.js';
 import { routeRequest } from './request-routing.js';
 import type { GuardrailChecker } from '../guardrails/guardrail-checker.js';
+import { redactRequestTexts } from '../guardrails/redact-request-texts.js';
 import type { UpstreamOutcome } from './upstream-outcome.js';
 import type { RoutableChannel, RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
@@ -117,7 +118,12 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
   const untrack = services.tracker.begin(cancellation);
   let handedOver = false;
   try {
-    const sent = withoutFallbackModels(endpoint, body, request.bodyBytes);
+    const sent = redactedForUpstream(
+      withoutFallbackModels(endpoint, body, request.bodyBytes),
+      endpoint,
+      settings,
+      losses,
+    );
     const planFor = (model: string) =>
       operation.createPlanner({
         body: sent.body,
@@ -478,6 +484,24 @@ function isAnswer(outcome: UpstreamOutcome): boolean {
   return (
     outcome.kind === 'answered' || (outcome.kind === 'streaming' && outcome.opening?.failure === undefined)
   );
+}
+
+/**
+ * With `redact_pii: upstream` (admin-api section 12), the body as it goes upstream has personal
+ * data cut from its texts; each rewritten text is recorded as a coerced member.
+ */
+function redactedForUpstream(
+  sent: { body: Record<string, unknown>; bodyBytes: Buffer },
+  endpoint: RelayEndpoint,
+  settings: Readonly<Settings>,
+  losses: LossLog,
+): { body: Record<string, unknown>; bodyBytes: Buffer } {
+  if (settings.redact_pii !== 'upstream' || endpoint.protocol === undefined) return sent;
+  const redacted = redactRequestTexts(endpoint.protocol, sent.body);
+  for (const path of redacted.paths) losses.coerced(path, 'personal data redacted (redact_pii: upstream)');
+  if (redacted.body === sent.body) return sent;
+  // A passthrough sends these bytes as they are: they must be the redacted body's.
+  return { body: redacted.body, bodyBytes: Buffer.from(JSON.stringify(redacted.body)) };
 }
 
 /** A key without rate limits is not counted. */

@@ -1,0 +1,29 @@
+import { chooseMatches } from './choose-matches.js';
+import { findBearerTokens } from './find-bearer-tokens.js';
+import { findCardNumbers } from './find-card-numbers.js';
+import { findEmailAddresses } from './find-email-addresses.js';
+import { findHighEntropyTokens } from './find-high-entropy-tokens.js';
+import { findIbans } from './find-ibans.js';
+import { findJwts } from './find-jwts.js';
+import { findPhoneNumbers } from './find-phone-numbers.js';
+import { findPrefixedSecrets } from './find-prefixed-secrets.js';
+import { mightContainPii } from './might-contain-pii.js';
+import type { PiiDetector, PiiMatch } from './pii-match.js';
+
+/** From the most specific shape to the most general: the order breaks ties between equal spans. */
+export const PII_DETECTORS: readonly PiiDetector[] = [
+  findPrefixedSecrets,
+  findJwts,
+  findBearerTokens,
+  findEmailAddresses,
+  findIbans,
+  findCardNumbers,
+  findPhoneNumbers,
+  findHighEntropyTokens,
+];
+
+/** The spans of `text` to redact, in order, without overlaps. */
+export function findPiiMatches(text: string): PiiMatch[] {
+  if (!mightContainPii(text)) return [];
+  return chooseMatches(PII_DETECTORS.flatMap((detect) => detect(text)));
+}
