@@ -88,7 +88,7 @@ export const catalogue = {
     status: 400,
     code: 'guardrail_blocked',
     en: (p) => `request blocked by guardrail ${p.name}`,
-    'zh-CN': (p) => `请求被防护规则 ${p.name} 拦截`,
+    'zh-CN': (p) => `请求被护栏 ${p.name} 拦截`,
   },
   field_invalid: {
     status: 400,

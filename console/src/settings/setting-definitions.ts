@@ -11,7 +11,7 @@ interface SettingDefinition {
   options?: readonly string[];
 }
 
-/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7, 10 and 11). */
+/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7, 10, 11 and 12). */
 export const KNOWN_SETTINGS = {
   default_max_tokens: { kind: 'integer', min: 1 },
   stream_idle_timeout_s: { kind: 'integer', min: 1 },
@@ -34,6 +34,9 @@ export const KNOWN_SETTINGS = {
   // Section 11.5: how a model's channel is chosen; section 11.4: how long an affinity holds.
   routing_strategy: { kind: 'choice', options: ['weighted', 'latency'] },
   sticky_ttl_s: { kind: 'integer', min: 1 },
+  // Section 12: how long usage records are kept (0: forever), and where personal data is redacted.
+  log_retention_days: { kind: 'number', min: 0 },
+  redact_pii: { kind: 'choice', options: ['off', 'logs', 'upstream'] },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type KnownSetting = keyof typeof KNOWN_SETTINGS;

@@ -90,3 +90,19 @@ describe('settingsChanges of the routing settings', () => {
     expect(parseDraft('routing_strategy', 'cost', 'cost')).toBe('cost');
   });
 });
+
+describe('settingsChanges of the log settings', () => {
+  it('sends a retention in days, fractions allowed, and a redaction mode', () => {
+    expect(
+      settingsChanges(
+        { log_retention_days: 0, redact_pii: 'off' },
+        { log_retention_days: '7.5', redact_pii: 'upstream' },
+      ),
+    ).toEqual({ log_retention_days: 7.5, redact_pii: 'upstream' });
+  });
+
+  it('leaves out a retention that is not a number and a mode the gateway does not take', () => {
+    expect(parseDraft('log_retention_days', 0, 'a week')).toBeUndefined();
+    expect(parseDraft('redact_pii', 'off', 'everything')).toBeUndefined();
+  });
+});

@@ -10,6 +10,11 @@ export function useChoiceLabel(): (name: string, value: string) => string {
       weighted: t('settings.choices.routing_strategy.weighted'),
       latency: t('settings.choices.routing_strategy.latency'),
     },
+    redact_pii: {
+      off: t('settings.choices.redact_pii.off'),
+      logs: t('settings.choices.redact_pii.logs'),
+      upstream: t('settings.choices.redact_pii.upstream'),
+    },
   };
   return (name, value) => {
     const ofSetting: Readonly<Record<string, string>> | undefined = Object.hasOwn(labels, name)

@@ -269,11 +269,26 @@ export const enAdmin = {
         meaning:
           'How long requests of one key with the same affinity key (prompt_cache_key, session header) keep going to the same channel; each request renews it.',
       },
+      log_retention_days: {
+        label: 'Usage record retention (days)',
+        meaning:
+          'Usage records older than this are deleted in the background, a small batch at a time; 0 keeps them forever.',
+      },
+      redact_pii: {
+        label: 'Personal data redaction',
+        meaning:
+          'Upstream: e-mail addresses, phone numbers, card numbers, IBANs and secrets are replaced in the texts sent upstream. Logs: in what the gateway stores of requests only.',
+      },
     },
     choices: {
       routing_strategy: {
         weighted: 'Weighted random',
         latency: 'Lowest latency',
+      },
+      redact_pii: {
+        off: 'Off',
+        logs: 'In stored logs',
+        upstream: 'Also upstream',
       },
     },
   },

@@ -279,11 +279,25 @@ export const zhCNAdmin: Pick<
         meaning:
           '同一令牌中带相同亲和键 (prompt_cache_key、会话请求头) 的请求在此时长内继续发往同一渠道; 每个请求都会续期。',
       },
+      log_retention_days: {
+        label: '用量记录保留天数',
+        meaning: '早于此天数的用量记录会在后台分小批删除; 0 表示永久保留。',
+      },
+      redact_pii: {
+        label: '个人信息脱敏',
+        meaning:
+          '上游: 发往上游的文本中的电子邮箱、电话号码、银行卡号、IBAN 和密钥会被替换。日志: 仅在网关存储的请求内容中替换。',
+      },
     },
     choices: {
       routing_strategy: {
         weighted: '按权重随机',
         latency: '延迟最低',
+      },
+      redact_pii: {
+        off: '关闭',
+        logs: '仅存储的日志',
+        upstream: '同时发往上游的内容',
       },
     },
   },
