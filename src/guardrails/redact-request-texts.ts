@@ -23,37 +23,25 @@ export function redactRequestTexts(protocol: ClientProtocolName, body: JsonObjec
   const set = (key: string, value: unknown, original: unknown) => {
     if (value !== original) result = { ...result, [key]: value };
   };
+  /** Items with a `content` (chat and messages' `messages`, responses' `input`). */
+  const contents = (key: string) =>
+    set(
+      key,
+      rewrite.list(body[key], key, (item, path) => rewrite.member(item, 'content', path, rewrite.content)),
+      body[key],
+    );
   switch (protocol) {
     case 'openai-chat':
-      set(
-        'messages',
-        rewrite.list(body.messages, 'messages', (message, path) =>
-          rewrite.member(message, 'content', path, rewrite.content),
-        ),
-        body.messages,
-      );
+      contents('messages');
       break;
     case 'openai-responses':
       set('instructions', rewrite.text(body.instructions, 'instructions'), body.instructions);
-      set(
-        'input',
-        typeof body.input === 'string'
-          ? rewrite.text(body.input, 'input')
-          : rewrite.list(body.input, 'input', (item, path) =>
-              rewrite.member(item, 'content', path, rewrite.content),
-            ),
-        body.input,
-      );
+      if (typeof body.input === 'string') set('input', rewrite.text(body.input, 'input'), body.input);
+      else contents('input');
       break;
     case 'anthropic-messages':
       set('system', rewrite.content(body.system, 'system'), body.system);
-      set(
-        'messages',
-        rewrite.list(body.messages, 'messages', (message, path) =>
-          rewrite.member(message, 'content', path, rewrite.content),
-        ),
-        body.messages,
-      );
+      contents('messages');
       break;
     case 'gemini':
       for (const key of ['systemInstruction', 'system_instruction'])

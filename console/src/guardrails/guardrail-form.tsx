@@ -1,8 +1,7 @@
 import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/api-error';
+import { useErrorOnField } from '../components/use-error-on-field';
 import { ErrorAlert } from '../components/error-alert';
 import {
   GUARDRAIL_ACTIONS,
@@ -62,12 +61,7 @@ export function GuardrailForm({
   const initial = guardrailToFormValues(guardrail);
   const errorsOf = useGuardrailErrors({ takenNames });
   const form = useForm<GuardrailFormValues>({ initialValues: initial, validate: errorsOf });
-  const { setFieldError } = form;
-  useEffect(() => {
-    if (!(error instanceof ApiError) || error.param === undefined) return;
-    const path = guardrailFormPathOfParam(error.param);
-    if (path !== undefined) setFieldError(path, error.message);
-  }, [error, setFieldError]);
+  useErrorOnField(error, guardrailFormPathOfParam, form.setFieldError);
   const submit = (values: GuardrailFormValues) =>
     onSubmit(
       guardrail

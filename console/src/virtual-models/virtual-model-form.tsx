@@ -1,8 +1,7 @@
 import { Button, Checkbox, Group, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/api-error';
+import { useErrorOnField } from '../components/use-error-on-field';
 import type { VirtualModel, VirtualModelFields } from '../api/types';
 import { withoutErrorsUnder } from '../budgets/without-errors-under';
 import { ErrorAlert } from '../components/error-alert';
@@ -58,12 +57,7 @@ export function VirtualModelForm({
     virtualModel ? { servedModels: [], takenNames: [] } : { servedModels, takenNames },
   );
   const form = useForm<VirtualModelFormValues>({ initialValues: initial, validate: errorsOf });
-  const { setFieldError } = form;
-  useEffect(() => {
-    if (!(error instanceof ApiError) || error.param === undefined) return;
-    const path = formPathOfParam(error.param);
-    if (path !== undefined) setFieldError(path, error.message);
-  }, [error, setFieldError]);
+  useErrorOnField(error, formPathOfParam, form.setFieldError);
   const submit = (values: VirtualModelFormValues) =>
     onSubmit(
       virtualModel
