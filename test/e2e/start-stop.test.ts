@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -58,11 +57,9 @@ test('GATEWAY_ADMIN_TOKEN replaces the stored token and is never printed', async
 }, 60_000);
 
 test('a start that cannot reach its database says why and exits with 1', async () => {
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const { port } = closed.address() as AddressInfo;
-  await new Promise((resolve) => closed.close(resolve));
-  const failed = startBuiltGateway({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test` });
+  // Port 1 on loopback: nothing listens there, and, privileged, no test server can take it. A port
+  // freed by the test itself could be taken by another test's server before the gateway connects.
+  const failed = startBuiltGateway({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' });
   const error = await failed.then(
     () => undefined,
     (reason: Error) => reason,
