@@ -79,8 +79,11 @@ describe.each(storeVariants())('channel status events on $name', (variant) => {
       reason: expect.stringMatching(/\S/),
     });
 
-    // Failures go on while it is out: the status does not change again, so no second event.
+    // Failures go on while it is out: the status does not change again, so no second event. The
+    // probe answers only once their status checks have run: one checked after the recovery would
+    // rightly disable the channel again.
     failEveryModel();
+    await new Promise((resolve) => setTimeout(resolve, 200));
     probeAnswers = true;
     expect(await eventually(async () => (await status()) === 'enabled')).toBe(true);
     const events = await stored();
