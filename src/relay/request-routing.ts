@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings-schema.js';
 import { affinityKeyOf, stickyId } from '../routing/policy/affinity/affinity-key.js';
-import type { StickyChoice } from '../routing/policy/affinity/sticky-update.js';
+import { sameChoice } from '../routing/policy/affinity/sticky-update.js';
 import { orderRoute, type OrderedTarget } from '../routing/policy/route-order.js';
 import type { RouteTarget } from '../routing/policy/route-target.js';
 import type { RoutingMemory } from '../routing/policy/routing-memory.js';
@@ -70,8 +70,4 @@ function affinityOf(source: AffinitySource): string | undefined {
   if (source.protocol === undefined) return undefined;
   const key = affinityKeyOf(source.protocol, source.body, source.headers);
   return key === undefined ? undefined : stickyId(source.keyId, key);
-}
-
-function sameChoice(left: StickyChoice, right: StickyChoice): boolean {
-  return left.channelId === right.channelId && left.model === right.model;
 }

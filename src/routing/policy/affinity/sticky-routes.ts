@@ -1,5 +1,5 @@
 import type { StickyStore } from './redis-sticky-store.js';
-import type { StickyChoice, StickyUpdate } from './sticky-update.js';
+import { sameChoice, type StickyChoice, type StickyUpdate } from './sticky-update.js';
 
 export type { StickyChoice } from './sticky-update.js';
 
@@ -134,10 +134,6 @@ export class StickyRoutes {
       return undefined;
     }
   }
-}
-
-function sameChoice(left: StickyChoice, right: StickyChoice): boolean {
-  return left.channelId === right.channelId && left.model === right.model;
 }
 
 /** Newest `at` wins; a tie goes to the lower channel (then model), so every process settles alike. */

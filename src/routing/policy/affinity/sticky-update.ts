@@ -36,6 +36,10 @@ export function readStickyUpdate(value: JsonObject): StickyUpdate | undefined {
   return { kind: 'sticky', id, channelId: choice.channelId, model: choice.model, untilMs, at };
 }
 
+export function sameChoice(left: StickyChoice, right: StickyChoice): boolean {
+  return left.channelId === right.channelId && left.model === right.model;
+}
+
 /** Reads the `channelId` and `model` of a stored or received choice; undefined when malformed. */
 export function readStickyChoice(value: unknown): StickyChoice | undefined {
   if (!isJsonObject(value)) return undefined;
