@@ -107,6 +107,7 @@ export async function createGateway(
     const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
       onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
       outbox: new WebhookOutbox(repositories.webhookEvents, logger),
+      onBodyDropped: () => telemetry.metrics.bodyDropped(),
     });
     const telemetry = await Telemetry.open({
       environment: environment.observability,
@@ -138,6 +139,15 @@ export async function createGateway(
           name: 'usage_logs',
           retentionDays: () => settings.get().log_retention_days,
           deleteBefore: (before, limit) => deleteUsageLogsBefore(store.db, { before, limit }),
+        },
+        {
+          name: 'usage_log_bodies',
+          // Never longer than the records they belong to.
+          retentionDays: () => {
+            const { body_retention_days: bodies, log_retention_days: records } = settings.get();
+            return records > 0 && (bodies === 0 || records < bodies) ? records : bodies;
+          },
+          deleteBefore: (before, limit) => repositories.usageLogBodies.deleteBefore(before, limit),
         },
       ],
       leases: new JobLeasesRepository(store.db),

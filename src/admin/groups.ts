@@ -16,6 +16,7 @@ const putGroupSchema = z.strictObject({
   ratio: z.number().min(0).max(1_000_000).optional(),
   budgets: budgetsSchema.optional(),
   max_concurrency: maxConcurrencySchema.optional(),
+  log_bodies: z.boolean().optional(),
 });
 
 /**
@@ -44,6 +45,7 @@ export function registerGroupRoutes(app: FastifyInstance, services: GatewayServi
       ratio: body.ratio,
       budgets: body.budgets,
       maxConcurrency: body.max_concurrency,
+      logBodies: body.log_bodies,
     });
     await services.changes.publish('groups');
     return serializeGroup(group);

@@ -30,6 +30,7 @@ export async function createKeyFor(
     tpm: attributes.tpm,
     budgets: attributes.budgets,
     maxConcurrency: attributes.max_concurrency,
+    logBodies: attributes.log_bodies,
   });
   // Unknown hashes are cached as misses, so even a brand-new key needs the cache emptied.
   await services.changes.publish('keys');
@@ -51,5 +52,6 @@ export function keyChangesFrom(body: z.output<typeof updateKeySchema>): KeyChang
     tpm: body.tpm,
     budgets: body.budgets,
     maxConcurrency: body.max_concurrency,
+    logBodies: body.log_bodies,
   };
 }

@@ -28,6 +28,7 @@ const keyFields = {
   tpm: z.number().int().min(1).nullable(),
   budgets: budgetsSchema,
   max_concurrency: maxConcurrencySchema,
+  log_bodies: z.boolean().nullable(),
 };
 
 export const KEY_READ_ONLY_FIELDS = ['id', 'key', 'used_quota', 'created_at'] as const;
@@ -46,6 +47,7 @@ export const createKeySchema = z.strictObject({
   tpm: keyFields.tpm.default(null),
   budgets: keyFields.budgets.default([]),
   max_concurrency: keyFields.max_concurrency.default(null),
+  log_bodies: keyFields.log_bodies.default(null),
 });
 
 /** Built without defaults: zod applies a field's default even inside `.partial()`. */

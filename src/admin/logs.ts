@@ -6,15 +6,18 @@ import { parseListQuery } from './parse-query.js';
 import { parseUsageConditions } from './parse-usage-query.js';
 import { serializeUsageLog } from './serialize-usage-log.js';
 import { serializeUsageTotals } from './serialize-usage-stats.js';
+import { usageLogDetail } from './usage-log-detail.js';
 
 /**
  * `GET /api/logs` (admin-api section 2, Usage logs), newest first, filtered by `user_id`, `key_id`,
- * `channel_id`, `model`, `status` and `from`..`to`, with `total` over every matching record; and
- * `GET /api/logs/export`, the same records oldest first as one download (admin-api section 12).
+ * `channel_id`, `model`, `status` and `from`..`to`, with `total` over every matching record;
+ * `GET /api/logs/export`, the same records oldest first as one download, and `GET /api/logs/{id}`,
+ * one record with its stored bodies (admin-api section 12).
  */
 export function registerLogRoutes(app: FastifyInstance, services: GatewayServices): void {
   app.get('/logs', async (request) => listUsageLogs(services, request.query, {}));
   registerLogExportRoute(app, services);
+  app.get('/logs/:id', async (request) => usageLogDetail(services, request.params, undefined));
 }
 
 /** A page of usage records and the totals of all that match; `forced` conditions win over the query's. */

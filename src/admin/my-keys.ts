@@ -12,7 +12,11 @@ import { parseListQuery } from './parse-query.js';
 import { serializeKey } from './serialize-key.js';
 
 const createOwnKeySchema = createKeySchema.omit({ user_id: true });
-const OWN_KEY_READ_ONLY_FIELDS = [...KEY_READ_ONLY_FIELDS, 'user_id'];
+/**
+ * Whether a key's bodies are stored is the operator's choice (storage, privacy): its owner sees
+ * it but cannot change it.
+ */
+const OWN_KEY_READ_ONLY_FIELDS = [...KEY_READ_ONLY_FIELDS, 'user_id', 'log_bodies'];
 
 /**
  * A key's group picks its channels and price ratio; a user may name only their own, so no user
@@ -25,7 +29,7 @@ function checkOwnGroup(group: string | null | undefined, owner: UserRecord): voi
 
 /**
  * `/api/me/keys` (admin-api section 8): the caller's own keys, with every attribute of section 2
- * but `user_id`. Another user's key id answers 404, exactly as an id that does not exist.
+ * but `user_id` (and `log_bodies`, shown but not written). Another user's key id answers 404, exactly as an id that does not exist.
  */
 export function registerMyKeyRoutes(app: FastifyInstance, services: GatewayServices): void {
   const { keys } = services.repositories;

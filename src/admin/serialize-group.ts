@@ -8,5 +8,6 @@ export function serializeGroup(group: GroupRecord) {
     ratio: group.ratio,
     budgets: group.budgets.map(serializeBudget),
     max_concurrency: group.maxConcurrency,
+    log_bodies: group.logBodies,
   };
 }

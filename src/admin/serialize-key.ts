@@ -26,6 +26,7 @@ export function serializeKey(key: KeyRecord, fullKey?: string) {
     tpm: key.tpm,
     budgets: key.budgets.map(serializeBudget),
     max_concurrency: key.maxConcurrency,
+    log_bodies: key.logBodies,
     created_at: key.createdAt,
   };
 }

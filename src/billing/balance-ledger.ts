@@ -1,11 +1,19 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { HeldMoney, Hold, MoneyLedger } from '../store/money-ledger.js';
+import type { LoggedBody } from '../store/usage-log-bodies-repository.js';
 import type { NewUsageLog } from '../store/usage-logs-repository.js';
 import { windowRefusalError } from './budgets/budget-refusal.js';
 import type { WindowRefusal } from './budgets/window-charge.js';
 import { formatUsd } from './money.js';
 import { exceededEvent } from '../events/webhooks/budget-events.js';
 import type { WebhookOutbox } from '../events/webhooks/webhook-outbox.js';
+
+/**
+ * Bodies waiting for a batch, in UTF-16 units (a few batches of the largest bodies): more waits
+ * only while the database is failing.
+ */
+const MAX_WAITING_BODIES_SIZE = 64 * 1024 * 1024;
+const BODY_BATCH_TRIES = 3;
 
 /** Money held for one request until it settles or is released, exactly once. */
 export class Reservation {
@@ -39,6 +47,12 @@ export class BalanceLedger {
   private storing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly outbox: WebhookOutbox | undefined;
+  /** Bodies waiting for the next batch, and their size in UTF-16 units. */
+  private bodies: LoggedBody[] = [];
+  private bodiesSize = 0;
+  /** Batches with bodies that failed in a row. */
+  private failedBodyBatches = 0;
+  private readonly onBodyDropped: (() => void) | undefined;
 
   constructor(
     private readonly ledger: MoneyLedger,
@@ -50,11 +64,15 @@ export class BalanceLedger {
       onStoreError?: (error: unknown) => void;
       /** Where the `budget.exceeded` events of refused requests go. */
       outbox?: WebhookOutbox;
+      /** Hears each logged body dropped because the batches could not keep up (see `logBody`). */
+      onBodyDropped?: () => void;
     } = {},
   ) {
     this.outbox = options.outbox;
+    this.onBodyDropped = options.onBodyDropped;
     this.timer = setInterval(() => {
-      if (this.unstored > 0) this.storeRecords().catch((error: unknown) => options.onStoreError?.(error));
+      if (this.unstored > 0 || this.bodies.length > 0)
+        this.storeRecords().catch((error: unknown) => options.onStoreError?.(error));
     }, options.storeIntervalMs ?? 200);
     this.timer.unref();
   }
@@ -130,15 +148,48 @@ export class BalanceLedger {
   }
 
   /**
+   * Stores a request's bodies (admin-api section 12) with the next batch of usage records. They
+   * wait in memory until then, not in a hold: a process killed meanwhile loses the bodies of its
+   * last moments, never money or records. While the database cannot take the batches, bodies past
+   * `MAX_WAITING_BODIES_SIZE` are dropped rather than let memory grow.
+   */
+  logBody(body: LoggedBody): void {
+    const size = (body.requestBody?.length ?? 0) + (body.responseBody?.length ?? 0);
+    if (this.bodiesSize + size > MAX_WAITING_BODIES_SIZE) {
+      this.onBodyDropped?.();
+      return;
+    }
+    this.bodies.push(body);
+    this.bodiesSize += size;
+  }
+
+  /**
    * Moves the usage records of settled holds to `usage_logs` (they are durable in the holds
-   * already): every record settled before the call is readable through the logs after it.
+   * already), and the bodies logged so far: every record settled and every body logged before the
+   * call is readable through the logs after it.
    */
   async storeRecords(): Promise<void> {
     while (this.storing) await this.storing.catch(() => undefined);
     const pending = this.unstored;
-    this.storing = this.ledger.storeRecords(this.owner).then(() => {
-      this.unstored -= pending;
-    });
+    const { bodies, bodiesSize } = this;
+    this.bodies = [];
+    this.bodiesSize = 0;
+    // After batches with bodies failed a few times, one goes without them: if it is stored, the
+    // bodies were the cause and are dropped, so they can never hold the records back.
+    const withoutBodies = this.failedBodyBatches >= BODY_BATCH_TRIES;
+    this.storing = this.ledger.storeRecords(this.owner, withoutBodies ? [] : bodies).then(
+      () => {
+        this.unstored -= pending;
+        this.failedBodyBatches = 0;
+        if (withoutBodies) for (const _dropped of bodies) this.onBodyDropped?.();
+      },
+      (error: unknown) => {
+        this.failedBodyBatches = withoutBodies || bodies.length === 0 ? 0 : this.failedBodyBatches + 1;
+        this.bodies = bodies.concat(this.bodies);
+        this.bodiesSize += bodiesSize;
+        throw error;
+      },
+    );
     try {
       await this.storing;
     } finally {

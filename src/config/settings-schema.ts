@@ -22,6 +22,8 @@ export const settingsSchema = z
     model_cooldown_max_s: z.number().int().min(1).max(86_400),
     budget_time_zone: z.string().refine(isKnownTimeZone, 'must be an IANA time zone name'),
     log_retention_days: z.number().min(0).max(36_500),
+    body_retention_days: z.number().min(0).max(36_500),
+    body_log_max_bytes: z.number().int().min(1024).max(16_777_216),
     redact_pii: z.enum(['off', 'logs', 'upstream']),
     routing_strategy: z.enum(['weighted', 'latency']),
     sticky_ttl_s: z
@@ -55,6 +57,8 @@ export const defaultSettings: Settings = {
   model_cooldown_max_s: 300,
   budget_time_zone: 'UTC',
   log_retention_days: 0,
+  body_retention_days: 7,
+  body_log_max_bytes: 1_048_576,
   redact_pii: 'off',
   routing_strategy: 'weighted',
   sticky_ttl_s: 600,

@@ -1,5 +1,5 @@
 import { findPiiMatches } from './pii/find-pii-matches.js';
-import type { PiiKind } from './pii/pii-match.js';
+import type { PiiKind, PiiMatch } from './pii/pii-match.js';
 
 export type { PiiKind } from './pii/pii-match.js';
 
@@ -17,7 +17,11 @@ export interface RedactedText {
  * an `@` or a long token is returned after one scan.
  */
 export function redactPii(text: string): RedactedText {
-  const matches = findPiiMatches(text);
+  return replaceMatches(text, findPiiMatches(text));
+}
+
+/** `text` with each of `matches` (in order, without overlaps) replaced by `[REDACTED:<kind>]`. */
+export function replaceMatches(text: string, matches: readonly PiiMatch[]): RedactedText {
   if (matches.length === 0) return { text, found: {} };
   const found: Partial<Record<PiiKind, number>> = {};
   const parts: string[] = [];

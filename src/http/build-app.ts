@@ -13,7 +13,7 @@ import { ConsolePageSource } from './console/console-page-source.js';
 import { CONNECTIONS_CHECKING_INTERVAL_MS, followHeadersTimeout } from './follow-headers-timeout.js';
 import { negotiateLanguage } from './negotiate-language.js';
 import { readBody } from './read-body.js';
-import { renderError } from './render-error.js';
+import { renderError, toGatewayError } from './render-error.js';
 import { nextRequestId, REQUEST_ID_HEADER } from './request-id.js';
 import './request-context.js';
 import { registerConsoleRoutes, sendConsolePage } from './routes/console-routes.js';
@@ -156,14 +156,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerConsoleRoutes(app, { directory: CONSOLE_DIRECTORY });
   app.register(async (admin) => registerAdminRoutes(admin, services), { prefix: '/api' });
   return app;
-}
-
-function toGatewayError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const code = (error as { code?: string }).code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new GatewayError('body_too_large', { limit: 0 });
-  const detail = error instanceof Error ? error.message : String(error);
-  return new GatewayError('internal_error', { detail });
 }
 
 function fallbackContext(request: FastifyRequest) {

@@ -1,10 +1,21 @@
 import type { FastifyReply } from 'fastify';
 import type { RelayResponse } from '../relay/relay-response.js';
+import type { ServerResponse } from 'node:http';
+import type { BodyCapture } from '../relay/body-capture.js';
 import { Cancellation } from '../relay/cancellation.js';
+import type { ChunkSink } from '../relay/relay-stream.js';
 
-/** Writes a relayed reply; a stream's relay writes to the socket itself, chunk by chunk. */
-export async function sendRelayResponse(reply: FastifyReply, response: RelayResponse): Promise<void> {
+/**
+ * Writes a relayed reply; a stream's relay writes to the socket itself, chunk by chunk. With
+ * `bodies`, what is written is kept for the request's stored bodies too.
+ */
+export async function sendRelayResponse(
+  reply: FastifyReply,
+  response: RelayResponse,
+  bodies?: BodyCapture,
+): Promise<void> {
   if (response.kind === 'complete') {
+    bodies?.add(response.body);
     await reply.code(response.status).headers(response.headers).send(response.body);
     return;
   }
@@ -18,7 +29,7 @@ export async function sendRelayResponse(reply: FastifyReply, response: RelayResp
   raw.flushHeaders();
   let relayed: Promise<void>;
   try {
-    relayed = response.relay(raw);
+    relayed = response.relay(bodies ? new CapturingSink(raw, bodies) : raw);
   } finally {
     raw.uncork();
   }
@@ -37,4 +48,37 @@ export function abortWhenClientLeaves(reply: FastifyReply): Cancellation {
     if (!reply.raw.writableFinished) cancellation.abort(new Error('client closed the connection'));
   });
   return cancellation;
+}
+
+/** The client's connection, keeping a copy of what is written to it. */
+class CapturingSink implements ChunkSink {
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly bodies: BodyCapture,
+  ) {}
+
+  get destroyed(): boolean {
+    return this.raw.destroyed;
+  }
+
+  write(chunk: Buffer | string): boolean {
+    this.bodies.add(chunk);
+    return this.raw.write(chunk);
+  }
+
+  uncork(): void {
+    this.raw.uncork();
+  }
+
+  end(): void {
+    this.raw.end();
+  }
+
+  once(event: 'drain' | 'close', listener: () => void): void {
+    this.raw.once(event, listener);
+  }
+
+  off(event: 'drain' | 'close', listener: () => void): void {
+    this.raw.off(event, listener);
+  }
 }

@@ -38,6 +38,7 @@ import { RequestAccount } from './request-account.js';
 import { upstreamHeldError } from './upstream-held-error.js';
 import { limitedScopesOf } from './limited-scopes.js';
 import { requestWindows } from '../billing/budgets/request-windows.js';
+import type { BodyCapture } from './body-capture.js';
 
 export interface RelayServices {
   catalog: RoutingCatalog;
@@ -75,6 +76,8 @@ export interface RelayRequest {
   /** The query string without `?` (`alt=sse` aside, it travels to same-protocol upstreams). */
   query: string;
   onModelSelected(): void;
+  /** The capture of the request's bodies, when its key stores them: told when a usage record is written. */
+  bodies?: Pick<BodyCapture, 'recorded'> | undefined;
   /** Called once the request ended (for a stream: once it closed), with how it ended. */
   onFinished?(outcome: RequestOutcome): void;
 }
@@ -93,6 +96,8 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
     request,
     observation,
   );
+  // From here every way the request ends leaves a usage record.
+  request.bodies?.recorded();
   const first = targets[0]!;
   const account = new RequestAccount(
     services,
@@ -399,6 +404,7 @@ async function admit(
       reservation,
     };
   } catch (error) {
+    if (error instanceof GatewayError && error.errorName === 'guardrail_blocked') request.bodies?.recorded();
     const outcome = refusedOutcome(request, plan, error);
     observation.finished(outcome);
     request.onFinished?.(outcome);

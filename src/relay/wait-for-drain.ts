@@ -1,7 +1,9 @@
-import type { Writable } from 'node:stream';
-
-/** What `waitForDrain` listens to: a writable stream or an HTTP response. */
-export type DrainSource = Pick<Writable, 'destroyed' | 'once' | 'off'>;
+/** What `waitForDrain` listens to: a writable stream, an HTTP response, or what writes to one. */
+export interface DrainSource {
+  readonly destroyed: boolean;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+}
 
 /**
  * Resolves when `stream` drains or closes, whichever comes first, and removes both listeners

@@ -37,6 +37,8 @@ interface Snapshot {
   groupRatios: Map<string, number>;
   /** Groups with budgets or a concurrency cap (admin-api section 10). */
   limitedGroups: Map<string, GroupRecord>;
+  /** Groups whose keys' bodies are stored (admin-api section 12). */
+  bodyLoggingGroups: Set<string>;
   /** What is known of each model (admin-api section 11.1). */
   modelMetadata: Map<string, ModelMetadataRecord>;
   /** Public names served by one of several models (admin-api section 11.2). */
@@ -66,6 +68,7 @@ export class RoutingCatalog {
     prices: new Map(),
     groupRatios: new Map(),
     limitedGroups: new Map(),
+    bodyLoggingGroups: new Set(),
     modelMetadata: new Map(),
     virtualModels: new Map(),
     servedModels: new Set(),
@@ -141,6 +144,11 @@ export class RoutingCatalog {
     return this.snapshot.groupRatios.get(group) ?? 1;
   }
 
+  /** Whether the group stores its keys' bodies, for keys that follow it. */
+  groupLogsBodies(group: string): boolean {
+    return this.snapshot.bodyLoggingGroups.has(group);
+  }
+
   /** The group when it has budgets or a concurrency cap; undefined otherwise. */
   limitedGroup(group: string): GroupRecord | undefined {
     return this.snapshot.limitedGroups.get(group);
@@ -188,6 +196,7 @@ function buildSnapshot(
     modelMetadata: new Map(modelMetadata.map((metadata) => [metadata.model, metadata])),
     virtualModels: new Map(virtualModels.map((model) => [model.name, model])),
     servedModels: new Set(channels.flatMap((channel) => channel.models)),
+    bodyLoggingGroups: new Set(groups.filter((group) => group.logBodies).map((group) => group.name)),
     limitedGroups: new Map(
       groups
         .filter((group) => group.budgets.length > 0 || group.maxConcurrency !== null)

@@ -10,11 +10,13 @@ export interface GroupRecord {
   /** Spending windows shared by every key whose effective group this is (admin-api section 10). */
   budgets: Budget[];
   maxConcurrency: number | null;
+  /** Whether the bodies of its keys' requests are stored (admin-api section 12), for keys that follow it. */
+  logBodies: boolean;
 }
 
 /** What a group is until something is stored for it. */
 export function defaultGroup(name: string): GroupRecord {
-  return { name, ratio: 1, budgets: [], maxConcurrency: null };
+  return { name, ratio: 1, budgets: [], maxConcurrency: null, logBodies: false };
 }
 
 /** A write of one group: the members given replace the stored ones, the rest stay as they are. */
@@ -42,6 +44,7 @@ export class GroupsRepository {
       ...(changes.ratio !== undefined && { ratio: changes.ratio }),
       ...(changes.budgets !== undefined && { budgets: JSON.stringify(changes.budgets) }),
       ...(changes.maxConcurrency !== undefined && { max_concurrency: changes.maxConcurrency }),
+      ...(changes.logBodies !== undefined && { log_bodies: Number(changes.logBodies) }),
     };
     const defaults = defaultGroup(changes.name);
     const row = await this.db
@@ -51,6 +54,7 @@ export class GroupsRepository {
         ratio: defaults.ratio,
         budgets: JSON.stringify(defaults.budgets),
         max_concurrency: defaults.maxConcurrency,
+        log_bodies: Number(defaults.logBodies),
         ...given,
       })
       .onConflict((conflict) =>
@@ -74,5 +78,6 @@ function toGroup(row: Selectable<GroupsTable>): GroupRecord {
     ratio: Number(row.ratio),
     budgets: readJsonColumn<Budget[]>(row.budgets, 'groups.budgets'),
     maxConcurrency: row.max_concurrency,
+    logBodies: Boolean(row.log_bodies),
   };
 }

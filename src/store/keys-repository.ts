@@ -30,12 +30,14 @@ export interface KeyRecord {
   /** Spending windows of this key alone (admin-api section 10). */
   budgets: Budget[];
   maxConcurrency: number | null;
+  /** Whether the bodies of its requests are stored (admin-api section 12); null follows the group. */
+  logBodies: boolean | null;
   createdAt: number;
 }
 
-type SpendLimits = 'budgets' | 'maxConcurrency';
+type SpendLimits = 'budgets' | 'maxConcurrency' | 'logBodies';
 
-/** Without spend limits given, a key has no budgets and no concurrency cap. */
+/** Without spend limits given, a key has no budgets and no concurrency cap, and follows its group on bodies. */
 export type NewKey = Omit<KeyRecord, 'id' | 'usedQuota' | 'createdAt' | SpendLimits> &
   Partial<Pick<KeyRecord, SpendLimits>>;
 export type KeyChanges = Partial<
@@ -65,6 +67,7 @@ export class KeysRepository {
         tpm: key.tpm,
         budgets: JSON.stringify(key.budgets ?? []),
         max_concurrency: key.maxConcurrency ?? null,
+        log_bodies: storedFlag(key.logBodies ?? null),
         created_at: unixNow(),
       })
       .returningAll()
@@ -111,6 +114,7 @@ export class KeysRepository {
       ...(changes.tpm !== undefined && { tpm: changes.tpm }),
       ...(changes.budgets !== undefined && { budgets: JSON.stringify(changes.budgets) }),
       ...(changes.maxConcurrency !== undefined && { max_concurrency: changes.maxConcurrency }),
+      ...(changes.logBodies !== undefined && { log_bodies: storedFlag(changes.logBodies) }),
     };
     if (Object.keys(values).length === 0) return this.find(id);
     const row = await this.db
@@ -147,6 +151,12 @@ export function toKey(row: Selectable<ApiKeysTable>): KeyRecord {
     tpm: row.tpm,
     budgets: readJsonColumn<Budget[]>(row.budgets, 'api_keys.budgets'),
     maxConcurrency: row.max_concurrency,
+    logBodies: row.log_bodies === null ? null : Boolean(row.log_bodies),
     createdAt: Number(row.created_at),
   };
+}
+
+/** A nullable boolean as both stores take it (0/1 on SQLite). */
+function storedFlag(value: boolean | null): number | null {
+  return value === null ? null : Number(value);
 }

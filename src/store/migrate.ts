@@ -16,6 +16,7 @@ import { requestedModelMigration } from './migrations/0013-requested-model.js';
 import { servedModelMigration } from './migrations/0014-served-model.js';
 import { jobLeasesMigration } from './migrations/0015-job-leases.js';
 import { guardrailsMigration } from './migrations/0016-guardrails.js';
+import { loggedBodiesMigration } from './migrations/0017-logged-bodies.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0014-served-model': servedModelMigration(store.dialect),
     '0015-job-leases': jobLeasesMigration,
     '0016-guardrails': guardrailsMigration(store.dialect),
+    '0017-logged-bodies': loggedBodiesMigration(store.dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { HoldBudget, ReserveOutcome } from '../billing/budgets/window-charge.js';
+import type { LoggedBody } from './usage-log-bodies-repository.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
 
 /** The money of one request while it runs, as the `holds` table keeps it (nano-USD). */
@@ -61,9 +62,10 @@ export interface MoneyLedger {
   settle(hold: HeldMoney, cost: number, record: NewUsageLog, counted?: boolean): Promise<boolean>;
   /**
    * Moves the records of the owner's settled holds to `usage_logs` and deletes those holds, in one
-   * transaction: many records share one commit. Resolves to how many were moved.
+   * transaction: many records share one commit. The bodies logged meanwhile (admin-api section 12)
+   * are written in the same batch. Resolves to how many records were moved.
    */
-  storeRecords(owner: string): Promise<number>;
+  storeRecords(owner: string, bodies?: readonly LoggedBody[]): Promise<number>;
   /**
    * For a dead owner: stores the records of its settled holds, then returns every other hold
    * whole, each leaving a usage record with status 0, cost 0 and error `interrupted`. Holds

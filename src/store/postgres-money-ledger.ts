@@ -11,12 +11,20 @@ import {
   type SettleMove,
 } from './postgres-money-moves.js';
 import type { HoldBudget } from '../billing/budgets/window-charge.js';
+import type { LoggedBody } from './usage-log-bodies-repository.js';
 
 const storeSettled = preparedSql(
   'postgres',
   `with done as (delete from holds where owner = ? and status_code is not null returning *),
    logged as (${insertSettledRecords('done')})
    select count(*)::integer as stored from done`,
+);
+
+const insertBodies = preparedSql(
+  'postgres',
+  `insert into usage_log_bodies (request_id, created_at, request_body, response_body, truncated)
+   select * from unnest(?::text[], ?::bigint[], ?::text[], ?::text[], ?::boolean[])
+   on conflict (request_id) do nothing`,
 );
 
 const returnHoldsOf = preparedSql(
@@ -56,7 +64,8 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
   };
   const moves = new PostgresMoneyMoves(db);
 
-  const storeRecords = async (owner: string) => {
+  const storeRecords = async (owner: string, bodies: readonly LoggedBody[] = []) => {
+    if (bodies.length > 0) await db.executeQuery(insertBodies(...bodyColumns(bodies)));
     const { rows } = await db.executeQuery<{ stored: number }>(storeSettled(owner));
     return rows[0]?.stored ?? 0;
   };
@@ -167,4 +176,16 @@ function budgetOfSettlement(
       })),
     }),
   };
+}
+
+/** Bodies as the columns `unnest` reads: one array per column, text PostgreSQL can store. */
+function bodyColumns(bodies: readonly LoggedBody[]): unknown[] {
+  const storable = (text: string | null) => (text === null ? null : storableText(text));
+  return [
+    bodies.map((body) => body.requestId),
+    bodies.map((body) => body.createdAt),
+    bodies.map((body) => storable(body.requestBody)),
+    bodies.map((body) => storable(body.responseBody)),
+    bodies.map((body) => body.truncated),
+  ];
 }

@@ -6,6 +6,7 @@ import { KeyValueRepository } from './key-value-repository.js';
 import { KeysRepository } from './keys-repository.js';
 import { PricesRepository } from './prices-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
+import { UsageLogBodiesRepository } from './usage-log-bodies-repository.js';
 import { UsageLogsRepository } from './usage-logs-repository.js';
 import { UsageStatsRepository } from './usage-stats-repository.js';
 import { ModelMetadataRepository } from './model-metadata-repository.js';
@@ -22,6 +23,7 @@ export interface Repositories {
   settings: KeyValueRepository;
   systemState: KeyValueRepository;
   usageLogs: UsageLogsRepository;
+  usageLogBodies: UsageLogBodiesRepository;
   usageStats: UsageStatsRepository;
   sessions: SessionsRepository;
   webhookEvents: WebhookEventsRepository;
@@ -41,6 +43,7 @@ export function createRepositories(store: Store): Repositories {
     settings: new KeyValueRepository(db, 'settings'),
     systemState: new KeyValueRepository(db, 'system_state'),
     usageLogs: new UsageLogsRepository(db),
+    usageLogBodies: new UsageLogBodiesRepository(db),
     usageStats: new UsageStatsRepository(db),
     sessions: new SessionsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),

@@ -44,6 +44,8 @@ export interface ApiKeysTable {
   created_at: number;
   budgets: Generated<string>;
   max_concurrency: number | null;
+  /** Whether request and response bodies are stored; null follows the group. */
+  log_bodies: boolean | number | null;
 }
 
 export interface ChannelsTable {
@@ -97,6 +99,7 @@ export interface GroupsTable {
   ratio: number;
   budgets: Generated<string>;
   max_concurrency: number | null;
+  log_bodies: Generated<boolean | number>;
 }
 
 export interface SettingsTable {
@@ -243,6 +246,17 @@ export interface GuardrailsTable {
   created_at: number;
 }
 
+/** The bodies of one request whose key logs them, by the request id of its usage record. */
+export interface UsageLogBodiesTable {
+  request_id: string;
+  /** Unix seconds. */
+  created_at: number;
+  request_body: string | null;
+  response_body: string | null;
+  /** A body was cut at `body_log_max_bytes`. */
+  truncated: boolean | number;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -261,4 +275,5 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   job_leases: JobLeasesTable;
   guardrails: GuardrailsTable;
+  usage_log_bodies: UsageLogBodiesTable;
 }

@@ -5,6 +5,7 @@ import { GroupWindows, type WindowHold } from './group-windows.js';
 import { LowBalanceWatch } from './low-balance-watch.js';
 import { INTERRUPTED, type MoneyLedger, type ReturnedHold } from './money-ledger.js';
 import { insertInterruptedRecords, insertSettledRecords } from './hold-record-sql.js';
+import type { LoggedBody } from './usage-log-bodies-repository.js';
 import type { NewUsageLog } from './usage-logs-repository.js';
 import { thresholdEvent } from '../events/webhooks/budget-events.js';
 import type { WebhookEvent } from '../events/webhooks/webhook-event.js';
@@ -50,6 +51,10 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     insertInterruptedRecords('holds where owner = ? and status_code is null'),
   );
   const deleteSettled = database.prepare('delete from holds where owner = ? and status_code is not null');
+  const insertBody = database.prepare(
+    `insert into usage_log_bodies (request_id, created_at, request_body, response_body, truncated)
+     values (?, ?, ?, ?, ?) on conflict (request_id) do nothing`,
+  );
   const deleteUnsettled = database.prepare<[string], HoldRow>(
     `delete from holds where owner = ? and status_code is null
      returning user_id, key_id, key_capped, amount, created_at, windows, budget_tokens`,
@@ -76,7 +81,15 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
     },
   });
 
-  const storeRecords = (owner: string) => {
+  const storeRecords = (owner: string, bodies: readonly LoggedBody[] = []) => {
+    for (const body of bodies)
+      insertBody.run(
+        body.requestId,
+        body.createdAt,
+        body.requestBody,
+        body.responseBody,
+        body.truncated ? 1 : 0,
+      );
     const moved = copySettled.run(owner).changes;
     if (moved > 0) deleteSettled.run(owner);
     return moved;
@@ -130,7 +143,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
         }
         return true;
       }),
-    storeRecords: (owner) => commits.submit(() => storeRecords(owner)),
+    storeRecords: (owner, bodies) => commits.submit(() => storeRecords(owner, bodies)),
     returnHolds: (owner) =>
       commits.submit(() => {
         storeRecords(owner);

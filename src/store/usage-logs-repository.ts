@@ -66,6 +66,11 @@ export class UsageLogsRepository {
     }
   }
 
+  async find(id: number): Promise<UsageLogRecord | undefined> {
+    const row = await this.db.selectFrom('usage_logs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUsageLog(row);
+  }
+
   async list(filter: UsageLogFilter): Promise<UsageLogRecord[]> {
     const query = whereUsageMatches(this.db.selectFrom('usage_logs').selectAll(), filter);
     const rows = await query.orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();

@@ -263,3 +263,74 @@ test('a settlement that meets a database hiccup is tried again and lands once', 
   await ledger.release(reservation, usageRecord());
   expect(moves).toEqual(['settle 7']);
 });
+
+describe('logged bodies in the record batches', () => {
+  const body = (requestId: string) => ({
+    requestId,
+    createdAt: 1,
+    requestBody: '{}',
+    responseBody: '{}',
+    truncated: false,
+  });
+  /** A ledger whose batches fail while `failing` says so, recording what each stored batch carried. */
+  const batches = (failing: (bodies: readonly { requestId: string }[]) => boolean) => {
+    const stored: string[][] = [];
+    const money: MoneyLedger = {
+      reserve: async () => 'reserved',
+      settle: async () => true,
+      storeRecords: async (_owner, bodies = []) => {
+        if (failing(bodies)) throw new Error('batch refused');
+        stored.push(bodies.map((entry) => entry.requestId));
+        return 0;
+      },
+      returnHolds: async () => [],
+      balanceOf: async () => 0,
+      quotaOf: async () => 0,
+    };
+    return { money, stored };
+  };
+
+  test('bodies go with the next batch, and wait through a database outage', async () => {
+    let down = true;
+    const { money, stored } = batches(() => down);
+    const ledger = new BalanceLedger(money, 'owner', { storeIntervalMs: 60_000 });
+    ledger.logBody(body('a'));
+    ledger.logBody(body('b'));
+    for (let attempt = 0; attempt < 5; attempt += 1) await expect(ledger.storeRecords()).rejects.toThrow();
+    down = false;
+    ledger.logBody(body('c'));
+    await ledger.storeRecords();
+    expect(stored.flat()).toEqual(['a', 'b', 'c']);
+    await ledger.close();
+  });
+
+  test('bodies that fail where records alone do not are dropped after three tries, and counted', async () => {
+    const { money, stored } = batches((bodies) => bodies.some((entry) => entry.requestId === 'poison'));
+    let dropped = 0;
+    const ledger = new BalanceLedger(money, 'owner', {
+      storeIntervalMs: 60_000,
+      onBodyDropped: () => dropped++,
+    });
+    ledger.logBody(body('poison'));
+    for (let attempt = 0; attempt < 3; attempt += 1) await expect(ledger.storeRecords()).rejects.toThrow();
+    await ledger.storeRecords();
+    expect(dropped).toBe(1);
+    ledger.logBody(body('fine'));
+    await ledger.storeRecords();
+    expect(stored).toEqual([[], ['fine']]);
+    await ledger.close();
+  });
+
+  test('past the waiting limit, further bodies are dropped rather than held', async () => {
+    const { money } = batches(() => true);
+    let dropped = 0;
+    const ledger = new BalanceLedger(money, 'owner', {
+      storeIntervalMs: 60_000,
+      onBodyDropped: () => dropped++,
+    });
+    const large = { ...body('large'), requestBody: 'x'.repeat(40 * 1024 * 1024) };
+    ledger.logBody(large);
+    ledger.logBody({ ...large, requestId: 'second' });
+    expect(dropped).toBe(1);
+  });
+});

@@ -219,6 +219,7 @@ test('a group gets a shared monthly budget beside its ratio', async () => {
       },
     ],
     max_concurrency: 8,
+    log_bodies: false,
   });
   await row.getByRole('button', { name: 'Usage' }).click();
   const bar = admin.getByRole('region', { name: 'Budget usage of team-a' }).getByRole('progressbar');

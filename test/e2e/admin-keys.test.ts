@@ -73,6 +73,7 @@ describe('keys', () => {
       tpm: null,
       budgets: [],
       max_concurrency: null,
+      log_bodies: null,
       created_at: expect.any(Number),
     });
     expect(response.body.created_at).toBeGreaterThanOrEqual(before);
@@ -91,6 +92,7 @@ describe('keys', () => {
       tpm: 100_000,
       budgets: WIRE_BUDGETS,
       max_concurrency: 4,
+      log_bodies: true,
     };
     const created = await createKey(fields);
     expect(created).toMatchObject({ ...fields, status: 'enabled', used_quota: 0 });

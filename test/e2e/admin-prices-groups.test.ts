@@ -207,6 +207,7 @@ describe('groups', () => {
     ratio,
     budgets: limits.budgets ?? [],
     max_concurrency: limits.max_concurrency ?? null,
+    log_bodies: false,
   });
 
   it('lists default with ratio 1 and no spend limits when nothing is stored', async () => {
@@ -280,7 +281,13 @@ describe('groups', () => {
       });
       expect(cleared.body).toEqual(group('team-clear', 1));
       const stored = await gateway.gateway.services.repositories.groups.find('team-clear');
-      expect(stored).toEqual({ name: 'team-clear', ratio: 1, budgets: [], maxConcurrency: null });
+      expect(stored).toEqual({
+        name: 'team-clear',
+        ratio: 1,
+        budgets: [],
+        maxConcurrency: null,
+        logBodies: false,
+      });
     });
 
     it('takes an empty body for a new group: the defaults', async () => {

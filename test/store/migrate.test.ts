@@ -24,6 +24,7 @@ const MIGRATIONS = [
   '0014-served-model',
   '0015-job-leases',
   '0016-guardrails',
+  '0017-logged-bodies',
 ];
 
 const opened: Array<() => Promise<void>> = [];

@@ -223,7 +223,7 @@ describe.each(storeVariants())('store on $name', (variant) => {
     await repositories.groups.put({ name: 'vip', ratio: 0.8 });
     await repositories.groups.put({ name: 'vip', ratio: 0.75 });
     expect(await repositories.groups.all()).toEqual([
-      { name: 'vip', ratio: 0.75, budgets: [], maxConcurrency: null },
+      { name: 'vip', ratio: 0.75, budgets: [], maxConcurrency: null, logBodies: false },
     ]);
   });
 

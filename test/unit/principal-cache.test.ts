@@ -42,6 +42,7 @@ const key: KeyRecord = {
   tpm: null,
   budgets: [],
   maxConcurrency: null,
+  logBodies: null,
   createdAt: 0,
 };
 

@@ -46,6 +46,23 @@ const SHAPES: readonly SecretShape[] = [
   shape(String.raw`pplx-[A-Za-z0-9]{40,}`),
 ];
 
+/** The literal start of each shape above, as a regular expression (see `findCredentialMatches`). */
+export const SECRET_PREFIXES: readonly string[] = [
+  'sk-',
+  '[sr]k_',
+  'AKIA',
+  'ASIA',
+  'AIza',
+  String.raw`ya29\.`,
+  'gh[pousr]_',
+  'github_pat_',
+  'xox',
+  'hf_',
+  'gsk_',
+  'xai-',
+  'pplx-',
+];
+
 export function findPrefixedSecrets(text: string): PiiMatch[] {
   const matches: PiiMatch[] = [];
   for (const { pattern, accept } of SHAPES)

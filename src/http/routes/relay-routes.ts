@@ -11,7 +11,10 @@ import {
   principalOf,
   V1BETA_KEYS,
 } from '../authenticate-hook.js';
+import type { Principal } from '../../auth/principal.js';
+import { BodyCapture } from '../../relay/body-capture.js';
 import { parseJson } from '../read-body.js';
+import { renderError, toGatewayError } from '../render-error.js';
 import type { RelayEnd } from '../request-context.js';
 import { abortWhenClientLeaves, sendRelayResponse } from '../send-relay-response.js';
 
@@ -36,9 +39,11 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
       const body = readJsonObject(request);
       const end: RelayEnd = { outcome: undefined };
       request.gateway.relay = end;
-      const response = await handleRelay(services, {
+      const principal = principalOf(request);
+      const bodies = bodyCaptureFor(services, principal, request);
+      const relayed = handleRelay(services, {
         endpoint,
-        principal: principalOf(request),
+        principal,
         requestedModel: modelOf(request, body),
         body,
         bodyBytes: request.body as Buffer,
@@ -48,6 +53,7 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
         cancellation: abortWhenClientLeaves(reply),
         headers: request.headers,
         query: forwardedQuery(request.url),
+        bodies,
         onModelSelected: () => {
           request.gateway.errorShape = endpoint.errorShape;
         },
@@ -56,7 +62,17 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
           end.whenEnded?.();
         },
       });
-      return sendRelayResponse(reply, response);
+      if (!bodies) return sendRelayResponse(reply, await relayed);
+      try {
+        await sendRelayResponse(reply, await relayed, bodies);
+      } catch (error) {
+        // What the error handler sends for it.
+        bodies.add(JSON.stringify(renderError(toGatewayError(error), request.gateway).body));
+        throw error;
+      } finally {
+        const stored = bodies.stored();
+        if (stored) services.ledger.logBody(stored);
+      }
     };
   const bodyModel = (_request: FastifyRequest, body: Record<string, unknown>) => body.model;
   const group = (sources: KeySources): RouteShorthandOptions => ({
@@ -111,6 +127,25 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
       const { model, endpoint } = geminiTarget(request);
       return relay(endpoint as RelayEndpoint, () => model)(request, reply);
     },
+  });
+}
+
+/**
+ * The capture of the request's bodies when its key stores them (admin-api section 12): the key's
+ * `log_bodies`, or its group's when the key's is null.
+ */
+function bodyCaptureFor(
+  services: GatewayServices,
+  principal: Principal,
+  request: FastifyRequest,
+): BodyCapture | undefined {
+  if (!(principal.key.logBodies ?? services.catalog.groupLogsBodies(principal.group))) return undefined;
+  const settings = services.settings.get();
+  return new BodyCapture({
+    requestId: request.id,
+    requestBody: request.body as Buffer,
+    maxBytes: settings.body_log_max_bytes,
+    redactPii: settings.redact_pii !== 'off',
   });
 }
 

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PairState } from '../../routing/channel-health.js';
 import type { AttemptOutcome, RequestOutcome } from '../../relay/relay-observer.js';
 import { NANO_PER_USD } from '../../billing/money.js';
@@ -52,6 +52,7 @@ export class GatewayMetrics {
   private readonly guardrails: TallyFamily;
   private readonly retentionCaughtUp: Gauge;
   private readonly retentionLastBatch: Gauge;
+  private readonly bodiesDropped: Counter;
   private readonly billing: LabelledChildren<ModelBilling>;
   private readonly durations: BucketFamily;
   private readonly firstBytes: BucketFamily;
@@ -146,6 +147,11 @@ export class GatewayMetrics {
       registers,
       aggregator: 'max',
     });
+    this.bodiesDropped = new Counter({
+      name: 'gateway_logged_bodies_dropped_total',
+      help: 'Request and response bodies not stored: the database could not take them while too many waited, or they failed where the usage records they came with did not.',
+      registers,
+    });
     this.openStreams = new Gauge({
       name: 'gateway_open_streams',
       help: 'Streams being relayed to clients now.',
@@ -222,6 +228,10 @@ export class GatewayMetrics {
   }
 
   /** One batch of log retention: how many records of `table` it deleted, and whether it found the last. */
+  bodyDropped(): void {
+    this.bodiesDropped.inc();
+  }
+
   retentionBatch(table: string, deleted: number, caughtUp: boolean): void {
     this.retentionDeleted.get([table]).value += deleted;
     this.retentionCaughtUp.set({ table }, caughtUp ? 1 : 0);
