@@ -1,4 +1,5 @@
 import { ApiError } from './api-error';
+import { parseJson, type ParsedJson } from './parse-json';
 import { readCookie } from './read-cookie';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,17 +48,6 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   const parsed = parseJson(text);
   if (!response.ok) throw toApiError(response, parsed);
   return (parsed.ok ? parsed.value : undefined) as T;
-}
-
-type ParsedJson = { ok: true; value: unknown } | { ok: false };
-
-function parseJson(text: string): ParsedJson {
-  if (text === '') return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }
 
 function toApiError(response: Response, parsed: ParsedJson): ApiError {

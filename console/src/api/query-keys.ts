@@ -12,6 +12,7 @@ export const queryKeys = {
   groups: ['groups'] as const,
   settings: ['settings'] as const,
   logs: ['logs'] as const,
+  logDetail: (scope: 'admin' | 'own', id: number) => ['logs', scope, 'detail', id] as const,
   // Under the owner's list: saving the owner reloads its windows too.
   budgetUsage: (owner: BudgetOwner) => {
     switch (owner.scope) {

@@ -1,4 +1,4 @@
-/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8, 10 and 11). Money in USD, times in Unix seconds. */
+/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8, 10, 11 and 12). Money in USD, times in Unix seconds. */
 
 export type Role = 'user' | 'admin';
 export type Language = 'en' | 'zh-CN';
@@ -109,10 +109,15 @@ export interface ApiKey extends SpendLimits {
   group: string | null;
   rpm: number | null;
   tpm: number | null;
+  /** Whether request and response bodies are stored (section 12); null: as the key's group says. */
+  log_bodies: boolean | null;
   created_at: number;
 }
 
-/** The attributes a key is created or changed with (`user_id` only on creation by an admin). */
+/**
+ * The attributes a key is created or changed with (`user_id` only on creation by an admin;
+ * `log_bodies` only from an admin: `/api/me/keys` refuses it).
+ */
 export interface KeyFields extends SpendLimits {
   name: string;
   status: AccountStatus;
@@ -124,6 +129,7 @@ export interface KeyFields extends SpendLimits {
   group: string | null;
   rpm: number | null;
   tpm: number | null;
+  log_bodies?: boolean | null;
 }
 
 export type ChannelStatus = 'enabled' | 'disabled' | 'auto_disabled';
@@ -242,6 +248,8 @@ export type VirtualModelFields = VirtualModel;
 export interface Group extends SpendLimits {
   name: string;
   ratio: number;
+  /** Whether request and response bodies of its members' keys are stored (section 12). */
+  log_bodies: boolean;
 }
 
 /** The body of `PUT /api/groups/{name}`. */
@@ -301,6 +309,17 @@ export interface UsageTotals {
   prompt_tokens: number;
   completion_tokens: number;
   cost: number;
+}
+
+/**
+ * `GET /api/logs/{id}`: a record with its bodies (section 12), null where body logging was off for
+ * the request or retention removed them. The response body of a streamed request is its SSE text.
+ */
+export interface UsageLogDetail extends UsageLog {
+  request_body: string | null;
+  response_body: string | null;
+  /** A body was cut at the `body_log_max_bytes` setting. */
+  body_truncated: boolean;
 }
 
 export interface UsageLogPage extends ListResponse<UsageLog> {

@@ -22,6 +22,7 @@ const team: Group = {
     },
   ],
   max_concurrency: 8,
+  log_bodies: false,
 };
 
 afterEach(() => {
@@ -62,6 +63,28 @@ describe('GroupForm', () => {
         },
       ],
       max_concurrency: 4,
+      log_bodies: false,
+    });
+  });
+
+  it.each([
+    [false, true],
+    [true, false],
+  ])('shows log_bodies %s of the chosen group and puts %s once switched', async (stored, sent) => {
+    const fetchMock = mockFetch((_url, init) => ({
+      status: 200,
+      body: { name: 'team-a', ...JSON.parse(String(init?.body)) },
+    }));
+    renderWithProviders(<GroupForm selected={{ ...team, log_bodies: stored }} />);
+    const storeBodies = screen.getByRole('switch', { name: /^Store request and response bodies/ });
+    await waitFor(() => expect(storeBodies).toHaveProperty('checked', stored));
+    const user = userEvent.setup({ delay: null });
+    await user.click(storeBodies);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toMatchObject({
+      ratio: 1.5,
+      log_bodies: sent,
     });
   });
 

@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, NumberInput, Paper, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -14,7 +14,7 @@ import { ErrorAlert } from '../components/error-alert';
 import { notifySuccess } from '../components/notify';
 import { formValuesToGroupFields, groupToFormValues, type GroupFormValues } from './group-form-values';
 
-/** Sets one group's price multiplier and spend limits; a new name creates the group. */
+/** Sets one group's price multiplier, spend limits and body logging; a new name creates the group. */
 export function GroupForm({ selected }: { selected: GatewayGroup | undefined }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -66,6 +66,11 @@ export function GroupForm({ selected }: { selected: GatewayGroup | undefined }) 
             />
             <MaxConcurrencyInput {...form.getInputProps('maxConcurrency')} className="grow" />
           </Group>
+          <Switch
+            label={t('groups.logBodies')}
+            description={t('groups.logBodiesHint')}
+            {...form.getInputProps('logBodies', { type: 'checkbox' })}
+          />
           <BudgetsEditor
             rows={form.values.budgets}
             errors={form.errors}

@@ -49,6 +49,7 @@ export function KeyFormModal({
       {opened && (
         <KeyForm
           key={apiKey?.id ?? 'new'}
+          scope={scope}
           {...(apiKey ? { apiKey } : {})}
           {...(owners ? { owners } : {})}
           {...(defaultOwner === undefined ? {} : { defaultOwner })}

@@ -21,11 +21,12 @@ const stored: ApiKey = {
     { period: 'hours', hours: 5, usd: 2, tokens: null, requests: null, models: null, alert_at: [0.5, 1] },
   ],
   max_concurrency: 4,
+  log_bodies: false,
   created_at: 0,
 };
 
 describe('key form values', () => {
-  it('creates with every attribute, empty ones as null', () => {
+  it('creates with every attribute, empty ones as null, bodies following the group', () => {
     const values = {
       ...keyToFormValues(),
       name: ' batch ',
@@ -38,7 +39,7 @@ describe('key form values', () => {
       tpm: '',
       maxConcurrency: 2,
     };
-    expect(formValuesToKeyFields(values)).toEqual({
+    expect(formValuesToKeyFields(values, 'admin')).toEqual({
       name: 'batch',
       status: 'enabled',
       expires_at: null,
@@ -51,17 +52,51 @@ describe('key form values', () => {
       tpm: null,
       budgets: [],
       max_concurrency: 2,
+      log_bodies: null,
+    });
+  });
+
+  it('never sends log_bodies for a user’s own key, which /api/me/keys refuses', () => {
+    const values = { ...keyToFormValues(), logBodies: 'on' as const };
+    expect(formValuesToKeyFields(values, 'own')).not.toHaveProperty('log_bodies');
+    const initial = keyToFormValues(stored);
+    expect(keyChanges({ scope: 'own', initial, values: { ...initial, logBodies: 'on', name: 'x' } })).toEqual(
+      {
+        name: 'x',
+      },
+    );
+  });
+
+  it.each([
+    [null, 'group'],
+    [true, 'on'],
+    [false, 'off'],
+  ] as const)('shows log_bodies %s as %s and sends it back unchanged', (logBodies, choice) => {
+    const values = keyToFormValues({ ...stored, log_bodies: logBodies });
+    expect(values.logBodies).toBe(choice);
+    expect(formValuesToKeyFields(values, 'admin').log_bodies).toBe(logBodies);
+  });
+
+  it('sends the new log_bodies of an admin’s edit, null to follow the group again', () => {
+    const initial = keyToFormValues(stored);
+    expect(keyChanges({ scope: 'admin', initial, values: { ...initial, logBodies: 'group' } })).toEqual({
+      log_bodies: null,
+    });
+    expect(keyChanges({ scope: 'admin', initial, values: { ...initial, logBodies: 'on' } })).toEqual({
+      log_bodies: true,
     });
   });
 
   it('never sends a derived status back', () => {
     expect(keyToFormValues(stored).status).toBe('enabled');
-    expect(keyChanges(keyToFormValues(stored), keyToFormValues(stored))).toEqual({});
+    const initial = keyToFormValues(stored);
+    expect(keyChanges({ scope: 'admin', initial, values: keyToFormValues(stored) })).toEqual({});
   });
 
   it('sends only what changed', () => {
     const initial = keyToFormValues(stored);
-    expect(keyChanges(initial, { ...initial, status: 'disabled', rpm: '', modelLimits: [] })).toEqual({
+    const values = { ...initial, status: 'disabled' as const, rpm: '', modelLimits: [] };
+    expect(keyChanges({ scope: 'admin', initial, values })).toEqual({
       status: 'disabled',
       rpm: null,
       model_limits: null,
@@ -70,11 +105,14 @@ describe('key form values', () => {
 
   it('reads the spend limits back unchanged and sends them whole once one changes', () => {
     const initial = keyToFormValues(stored);
-    expect(formValuesToKeyFields(initial)).toMatchObject({ budgets: stored.budgets, max_concurrency: 4 });
+    expect(formValuesToKeyFields(initial, 'admin')).toMatchObject({
+      budgets: stored.budgets,
+      max_concurrency: 4,
+    });
     const [budget] = initial.budgets;
     if (!budget) throw new Error('the stored budget is missing');
     const edited = { ...initial, maxConcurrency: '', budgets: [{ ...budget, usd: 3 }] };
-    expect(keyChanges(initial, edited)).toEqual({
+    expect(keyChanges({ scope: 'admin', initial, values: edited })).toEqual({
       max_concurrency: null,
       budgets: [{ ...stored.budgets[0], usd: 3 }],
     });

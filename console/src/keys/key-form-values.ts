@@ -1,3 +1,4 @@
+import type { KeyScope } from '../api/keys-api';
 import type { AccountStatus, ApiKey, KeyFields } from '../api/types';
 import {
   formValuesToSpendLimits,
@@ -6,6 +7,7 @@ import {
 } from '../budgets/spend-limit-form-values';
 import { splitList } from '../components/split-list';
 import { fromDateTimeLocal, toDateTimeLocal } from '../format/datetime-local';
+import { choiceToLogBodies, logBodiesToChoice, type LogBodiesChoice } from './log-bodies-choice';
 
 /** What the key form edits; numbers as the inputs hold them, '' for "none". */
 export interface KeyFormValues extends SpendLimitFormValues {
@@ -22,6 +24,8 @@ export interface KeyFormValues extends SpendLimitFormValues {
   group: string;
   rpm: number | string;
   tpm: number | string;
+  /** Admins only: whether the key's bodies are stored. */
+  logBodies: LogBodiesChoice;
 }
 
 function optionalInteger(value: number | string): number | null {
@@ -42,12 +46,16 @@ export function keyToFormValues(key?: ApiKey): KeyFormValues {
     group: key?.group ?? '',
     rpm: key?.rpm ?? '',
     tpm: key?.tpm ?? '',
+    logBodies: logBodiesToChoice(key?.log_bodies),
     ...spendLimitsToFormValues(key),
   };
 }
 
-/** Every attribute of admin-api sections 2 and 10; empty lists and text mean "no restriction" (null). */
-export function formValuesToKeyFields(values: KeyFormValues): KeyFields {
+/**
+ * Every attribute of admin-api sections 2 and 10, and for an admin `log_bodies` of section 12 (a
+ * user's `/api/me/keys` refuses it); empty lists and text mean "no restriction" (null).
+ */
+export function formValuesToKeyFields(values: KeyFormValues, scope: KeyScope): KeyFields {
   const modelLimits = splitList(values.modelLimits);
   const ipAllowList = splitList(values.ipAllowList);
   return {
@@ -62,13 +70,18 @@ export function formValuesToKeyFields(values: KeyFormValues): KeyFields {
     rpm: optionalInteger(values.rpm),
     tpm: optionalInteger(values.tpm),
     ...formValuesToSpendLimits(values),
+    ...(scope === 'admin' ? { log_bodies: choiceToLogBodies(values.logBodies) } : {}),
   };
 }
 
 /** The PATCH body of an edit: only the attributes that changed. */
-export function keyChanges(initial: KeyFormValues, values: KeyFormValues): Partial<KeyFields> {
-  const before = formValuesToKeyFields(initial);
-  const after = formValuesToKeyFields(values);
+export function keyChanges(edit: {
+  scope: KeyScope;
+  initial: KeyFormValues;
+  values: KeyFormValues;
+}): Partial<KeyFields> {
+  const before = formValuesToKeyFields(edit.initial, edit.scope);
+  const after = formValuesToKeyFields(edit.values, edit.scope);
   const changes: Partial<KeyFields> = {};
   for (const name of Object.keys(after) as (keyof KeyFields)[]) {
     if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) {

@@ -3,7 +3,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/api-error';
-import type { ApiKey } from '../api/types';
+import type { KeyScope } from '../api/keys-api';
+import type { ApiKey, Language } from '../api/types';
 import { renderWithProviders } from '../test/render-with-providers';
 import { KeyForm, type KeySubmission } from './key-form';
 
@@ -26,19 +27,24 @@ const stored: ApiKey = {
     { period: 'hours', hours: 5, usd: 2.5, tokens: null, requests: null, models: null, alert_at: [0.8] },
   ],
   max_concurrency: 3,
+  log_bodies: null,
   created_at: 0,
 };
 
-function renderForm(options: { apiKey?: ApiKey; error?: unknown } = {}) {
+function renderForm(
+  options: { scope?: KeyScope; apiKey?: ApiKey; error?: unknown; language?: Language } = {},
+) {
   const onSubmit = vi.fn<(submission: KeySubmission) => void>();
   renderWithProviders(
     <KeyForm
+      scope={options.scope ?? 'admin'}
       {...(options.apiKey ? { apiKey: options.apiKey } : {})}
       pending={false}
       error={options.error ?? null}
       onSubmit={onSubmit}
       onCancel={() => undefined}
     />,
+    { language: options.language ?? 'en' },
   );
   return { onSubmit, user: userEvent.setup({ delay: null }) };
 }
@@ -144,5 +150,59 @@ describe('KeyForm spend limits', () => {
       }),
     });
     expect(screen.getByRole('alert').textContent).toContain('budgets.0.hours: must be at most 720');
+  });
+});
+
+describe('KeyForm body logging', () => {
+  const choice = () => screen.getByLabelText(/^Store bodies/);
+
+  it('lets an admin create a key that follows its group, or turn its bodies on', async () => {
+    const { onSubmit, user } = renderForm();
+    expect([...choice().querySelectorAll('option')].map((option) => option.textContent)).toEqual([
+      'Follow group',
+      'On',
+      'Off',
+    ]);
+    expect(choice()).toHaveProperty('value', 'group');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ kind: 'create', fields: { log_bodies: null } });
+    await user.selectOptions(choice(), 'On');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit.mock.calls[1]?.[0]).toMatchObject({ kind: 'create', fields: { log_bodies: true } });
+  });
+
+  it('shows an admin the key’s own setting and sends only its change', async () => {
+    const { onSubmit, user } = renderForm({ apiKey: { ...stored, log_bodies: false } });
+    expect(choice()).toHaveProperty('value', 'off');
+    await user.selectOptions(choice(), 'Follow group');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenLastCalledWith({ kind: 'update', id: 9, changes: { log_bodies: null } });
+  });
+
+  it('is neither shown nor sent on a user’s own key', async () => {
+    const { onSubmit, user } = renderForm({ scope: 'own' });
+    expect(screen.queryByLabelText(/^Store bodies/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    const submission = onSubmit.mock.calls[0]?.[0];
+    if (submission?.kind !== 'create') throw new Error('no key was created');
+    expect(submission.fields).toMatchObject({ name: '', status: 'enabled' });
+    expect(submission.fields).not.toHaveProperty('log_bodies');
+  });
+
+  it('leaves a user’s key that stores its bodies as it is when they edit it', async () => {
+    const { onSubmit, user } = renderForm({ scope: 'own', apiKey: { ...stored, log_bodies: true } });
+    fill(screen.getByLabelText('Name'), 'renamed');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenLastCalledWith({ kind: 'update', id: 9, changes: { name: 'renamed' } });
+  });
+
+  it('says it in Chinese', () => {
+    renderForm({ language: 'zh-CN' });
+    const select = screen.getByLabelText(/^存储请求内容/);
+    expect([...select.querySelectorAll('option')].map((option) => option.textContent)).toEqual([
+      '跟随分组',
+      '开启',
+      '关闭',
+    ]);
   });
 });

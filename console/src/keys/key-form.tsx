@@ -1,6 +1,7 @@
 import { Button, Checkbox, Group, NativeSelect, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import type { KeyScope } from '../api/keys-api';
 import type { ApiKey, KeyFields, User } from '../api/types';
 import { BudgetsEditor } from '../budgets/budgets-editor';
 import { MaxConcurrencyInput } from '../budgets/max-concurrency-input';
@@ -9,16 +10,18 @@ import { withoutErrorsUnder } from '../budgets/without-errors-under';
 import { ErrorAlert } from '../components/error-alert';
 import { ListInput } from '../components/list-input';
 import { formValuesToKeyFields, keyChanges, keyToFormValues, type KeyFormValues } from './key-form-values';
+import { LOG_BODIES_CHOICES } from './log-bodies-choice';
 
 export type KeySubmission =
   | { kind: 'create'; fields: KeyFields; userId: number | undefined }
   | { kind: 'update'; id: number; changes: Partial<KeyFields> };
 
 /**
- * Every key attribute of admin-api sections 2 and 10. `owners` (admins creating a key) adds the choice of
- * the user the key belongs to.
+ * Every key attribute of admin-api sections 2 and 10, and for admins whether its bodies are stored
+ * (section 12). `owners` (admins creating a key) adds the choice of the user the key belongs to.
  */
 export function KeyForm({
+  scope,
   apiKey,
   owners,
   defaultOwner,
@@ -27,6 +30,7 @@ export function KeyForm({
   onSubmit,
   onCancel,
 }: {
+  scope: KeyScope;
   apiKey?: ApiKey;
   owners?: readonly User[];
   defaultOwner?: number;
@@ -59,10 +63,16 @@ export function KeyForm({
   });
   const { values } = form;
   const submit = (submitted: KeyFormValues) => {
-    if (apiKey) return onSubmit({ kind: 'update', id: apiKey.id, changes: keyChanges(initial, submitted) });
+    if (apiKey) {
+      return onSubmit({
+        kind: 'update',
+        id: apiKey.id,
+        changes: keyChanges({ scope, initial, values: submitted }),
+      });
+    }
     onSubmit({
       kind: 'create',
-      fields: formValuesToKeyFields(submitted),
+      fields: formValuesToKeyFields(submitted, scope),
       userId: choosesOwner ? Number(submitted.userId) : undefined,
     });
   };
@@ -129,6 +139,17 @@ export function KeyForm({
           description={t('keys.groupHint')}
           {...form.getInputProps('group')}
         />
+        {scope === 'admin' && (
+          <NativeSelect
+            label={t('keys.logBodies')}
+            description={t('keys.logBodiesHint')}
+            data={LOG_BODIES_CHOICES.map((choice) => ({
+              value: choice,
+              label: t(`keys.logBodiesChoices.${choice}`),
+            }))}
+            {...form.getInputProps('logBodies')}
+          />
+        )}
         <Group grow align="flex-start">
           <NumberInput
             label={t('keys.rpm')}

@@ -41,9 +41,11 @@ export function AdminLogsPage() {
           keys: options(keyNames),
           channels: options(channelNames),
         }}
-        userName={(id) => userName(id)}
-        keyName={(id) => keyName(id)}
-        channelName={nameLookup(channelNames)}
+        names={{
+          userName: (id) => userName(id),
+          keyName: (id) => keyName(id),
+          channelName: nameLookup(channelNames),
+        }}
       />
     </>
   );

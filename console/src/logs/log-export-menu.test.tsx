@@ -48,7 +48,9 @@ describe('LogExportMenu', () => {
 describe('LogsView export', () => {
   it('exports with the filters applied on the admin page', async () => {
     mockFetch(() => EMPTY_PAGE);
-    renderWithProviders(<LogsView scope="admin" filterOptions={{ keys: [] }} keyName={(id) => `#${id}`} />);
+    renderWithProviders(
+      <LogsView scope="admin" filterOptions={{ keys: [] }} names={{ keyName: (id) => `#${id}` }} />,
+    );
     fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'claude-sonnet-4' } });
     // Typed but not applied yet: the export follows what the table shows.
     let item = await openExportMenu('Export');
@@ -60,7 +62,9 @@ describe('LogsView export', () => {
 
   it('is not offered on a user’s own logs', () => {
     mockFetch(() => EMPTY_PAGE);
-    renderWithProviders(<LogsView scope="own" filterOptions={{ keys: [] }} keyName={(id) => `#${id}`} />);
+    renderWithProviders(
+      <LogsView scope="own" filterOptions={{ keys: [] }} names={{ keyName: (id) => `#${id}` }} />,
+    );
     expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
   });

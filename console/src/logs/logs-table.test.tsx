@@ -1,34 +1,11 @@
 /** @vitest-environment jsdom */
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import type { UsageLog } from '../api/types';
 import { renderWithProviders } from '../test/render-with-providers';
+import { usageLog as log } from '../test/usage-log-fixture';
 import { LogsTable } from './logs-table';
-
-function log(id: number, fields: Partial<UsageLog>): UsageLog {
-  return {
-    id,
-    request_id: `req-${id}`,
-    created_at: 1_700_000_000,
-    user_id: 1,
-    key_id: 2,
-    channel_id: 3,
-    model: 'gpt-4o',
-    endpoint: 'chat',
-    stream: false,
-    status_code: 200,
-    prompt_tokens: 10,
-    completion_tokens: 5,
-    cached_tokens: 0,
-    cache_write_tokens: 0,
-    reasoning_tokens: 0,
-    cost: 0.001,
-    latency_ms: 300,
-    first_byte_ms: null,
-    error: null,
-    ...fields,
-  };
-}
 
 /** The text lines of the Model cell of a body row (counted from 1). */
 function modelCell(row: number): string[] {
@@ -43,6 +20,7 @@ describe('LogsTable', () => {
     renderWithProviders(
       <LogsTable
         keyName={(id) => `#${id}`}
+        onOpen={() => undefined}
         logs={[
           log(1, { model: 'gpt-4o-mini', requested_model: 'team/fast' }),
           log(2, { requested_model: 'gpt-4o' }),
@@ -59,9 +37,23 @@ describe('LogsTable', () => {
 
   it('says it in Chinese too', () => {
     renderWithProviders(
-      <LogsTable keyName={(id) => `#${id}`} logs={[log(1, { model: 'o3', requested_model: 'smart' })]} />,
+      <LogsTable
+        keyName={(id) => `#${id}`}
+        onOpen={() => undefined}
+        logs={[log(1, { model: 'o3', requested_model: 'smart' })]}
+      />,
       { language: 'zh-CN' },
     );
     expect(screen.getByText('请求的模型: smart')).toBeTruthy();
+  });
+
+  it('opens the details of the record whose button is pressed', async () => {
+    const onOpen = vi.fn<(log: UsageLog) => void>();
+    const second = log(2, { request_id: 'req-second' });
+    renderWithProviders(<LogsTable keyName={(id) => `#${id}`} onOpen={onOpen} logs={[log(1), second]} />);
+    const button = screen.getByRole('button', { name: 'Details of request req-second' });
+    expect(button.textContent).toBe('Details');
+    await userEvent.setup({ delay: null }).click(button);
+    expect(onOpen.mock.calls).toEqual([[second]]);
   });
 });

@@ -1,32 +1,26 @@
-import { Badge, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { UsageLog } from '../api/types';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
-import { formatCount, formatMilliseconds } from '../format/format-number';
+import { formatCount } from '../format/format-number';
 import { formatDateTime } from '../format/format-time';
 import { formatUsd } from '../format/format-usd';
 import { LogModelCell } from './log-model-cell';
+import type { LogNames } from './log-names';
+import { LogStatusBadge } from './log-status-badge';
+import { useLogLatencyText } from './use-log-latency-text';
 
-function statusColor(code: number): string {
-  if (code === 200) return 'green';
-  if (code === 0 || code >= 500) return 'red';
-  return 'orange';
-}
-
-/** Usage records; user and channel columns for admins (`name` callbacks given). */
+/** Usage records, each with a button opening its details; user and channel columns for admins (`name` callbacks given). */
 export function LogsTable({
   logs,
   userName,
   keyName,
   channelName,
-}: {
-  logs: readonly UsageLog[];
-  userName?: (id: number) => string;
-  keyName: (id: number) => string;
-  channelName?: (id: number | null) => string;
-}) {
+  onOpen,
+}: { logs: readonly UsageLog[]; onOpen: (log: UsageLog) => void } & LogNames) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
+  const latencyText = useLogLatencyText();
   const columns: Column<UsageLog>[] = [
     { key: 'time', header: t('logs.time'), render: (log) => formatDateTime(log.created_at) },
     ...(userName
@@ -51,11 +45,7 @@ export function LogsTable({
     {
       key: 'status',
       header: t('logs.status'),
-      render: (log) => (
-        <Badge color={statusColor(log.status_code)} variant="light">
-          {log.status_code}
-        </Badge>
-      ),
+      render: (log) => <LogStatusBadge code={log.status_code} />,
     },
     {
       key: 'tokens',
@@ -75,10 +65,7 @@ export function LogsTable({
       key: 'latency',
       header: t('logs.latency'),
       align: 'right',
-      render: (log) =>
-        log.first_byte_ms === null
-          ? formatMilliseconds(log.latency_ms, language)
-          : `${formatMilliseconds(log.latency_ms, language)} (${t('logs.firstByte')} ${formatMilliseconds(log.first_byte_ms, language)})`,
+      render: (log) => latencyText(log),
     },
     {
       key: 'error',
@@ -87,6 +74,20 @@ export function LogsTable({
         <Text size="xs" c={log.error ? 'red' : 'dimmed'} className="break-anywhere">
           {log.error ?? '—'}
         </Text>
+      ),
+    },
+    {
+      key: 'details',
+      header: t('common.actions'),
+      render: (log) => (
+        <Button
+          size="xs"
+          variant="light"
+          aria-label={t('logs.detailsOf', { id: log.request_id })}
+          onClick={() => onOpen(log)}
+        >
+          {t('logs.details')}
+        </Button>
       ),
     },
   ];

@@ -2,12 +2,15 @@ import { Button, Group, Stack } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { listLogs } from '../api/logs-api';
+import { listLogs, type LogScope } from '../api/logs-api';
 import { queryKeys } from '../api/query-keys';
+import type { UsageLog } from '../api/types';
 import { QueryState } from '../components/query-state';
+import { LogDetailDrawer } from './log-detail-drawer';
 import { LogExportMenu } from './log-export-menu';
 import { EMPTY_LOG_FILTERS, logQuery, type LogFilters } from './log-filters';
 import { LogFiltersForm, type FilterOption } from './log-filters-form';
+import type { LogNames } from './log-names';
 import { LogPager } from './log-pager';
 import { LogTotals } from './log-totals';
 import { LogsTable } from './logs-table';
@@ -16,28 +19,25 @@ const PAGE_SIZE = 50;
 
 /**
  * Filters, totals, one page of records and the pager, for `/api/logs` or `/api/me/logs`; for the
- * former also the export of every record the filters match.
+ * former also the export of every record the filters match. A record's details open in a drawer.
  */
 export function LogsView({
   scope,
   filterOptions,
-  userName,
-  keyName,
-  channelName,
+  names,
 }: {
-  scope: 'admin' | 'own';
+  scope: LogScope;
   filterOptions: {
     users?: readonly FilterOption[];
     keys: readonly FilterOption[];
     channels?: readonly FilterOption[];
   };
-  userName?: (id: number) => string;
-  keyName: (id: number) => string;
-  channelName?: (id: number | null) => string;
+  names: LogNames;
 }) {
   const { t } = useTranslation();
   const [filters, setFilters] = useState<LogFilters>(EMPTY_LOG_FILTERS);
   const [offset, setOffset] = useState(0);
+  const [detailOf, setDetailOf] = useState<UsageLog | null>(null);
   const query = logQuery(filters, { limit: PAGE_SIZE, offset });
   const logs = useQuery({
     queryKey: [...queryKeys.logs, scope, query],
@@ -70,12 +70,7 @@ export function LogsView({
         {(page) => (
           <Stack gap="md">
             <LogTotals totals={page.total} />
-            <LogsTable
-              logs={page.data}
-              keyName={keyName}
-              {...(userName ? { userName } : {})}
-              {...(channelName ? { channelName } : {})}
-            />
+            <LogsTable logs={page.data} onOpen={setDetailOf} {...names} />
             <LogPager
               offset={offset}
               limit={PAGE_SIZE}
@@ -86,6 +81,7 @@ export function LogsView({
           </Stack>
         )}
       </QueryState>
+      <LogDetailDrawer scope={scope} log={detailOf} names={names} onClose={() => setDetailOf(null)} />
     </Stack>
   );
 }

@@ -24,7 +24,7 @@ export function MyLogsPage() {
         filterOptions={{
           keys: [...keyNames].map(([id, name]) => ({ value: String(id), label: `${name} (#${id})` })),
         }}
-        keyName={(id) => keyName(id)}
+        names={{ keyName: (id) => keyName(id) }}
       />
     </>
   );

@@ -5,6 +5,7 @@ export type SettingKind = 'integer' | 'number' | 'boolean' | 'list' | 'text' | '
 interface SettingDefinition {
   kind: SettingKind;
   min?: number;
+  max?: number;
   /** A text setting that an empty field sets to null. */
   nullable?: boolean;
   /** The values a `choice` setting takes, each labelled in `settings.choices.<name>.<value>`. */
@@ -37,6 +38,9 @@ export const KNOWN_SETTINGS = {
   // Section 12: how long usage records are kept (0: forever), and where personal data is redacted.
   log_retention_days: { kind: 'number', min: 0 },
   redact_pii: { kind: 'choice', options: ['off', 'logs', 'upstream'] },
+  // Section 12: how long stored bodies are kept (0: forever), and where each body is cut.
+  body_retention_days: { kind: 'number', min: 0, max: 36_500 },
+  body_log_max_bytes: { kind: 'integer', min: 1024, max: 16_777_216 },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type KnownSetting = keyof typeof KNOWN_SETTINGS;
@@ -61,11 +65,11 @@ export function settingIsNullable(name: string, value: SettingValue): boolean {
   return definition.nullable === true;
 }
 
-/** The least value a numeric setting takes, where the console knows it. */
-export function settingMinimum(name: string): number | undefined {
-  if (!isKnownSetting(name)) return undefined;
-  const definition: SettingDefinition = KNOWN_SETTINGS[name];
-  return definition.min;
+/** The least and the greatest value a numeric setting takes, where the console knows them. */
+export function settingBounds(name: string): { min?: number; max?: number } {
+  if (!isKnownSetting(name)) return {};
+  const { min, max }: SettingDefinition = KNOWN_SETTINGS[name];
+  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
 /** The settings of kind `choice`, whose values the console names. */

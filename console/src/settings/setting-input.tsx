@@ -5,8 +5,8 @@ import { ListInput } from '../components/list-input';
 import {
   environmentVariableOf,
   isKnownSetting,
+  settingBounds,
   settingKind,
-  settingMinimum,
   settingOptions,
 } from './setting-definitions';
 import type { SettingDraft } from './settings-changes';
@@ -84,8 +84,7 @@ export function SettingInput({
       );
     }
     case 'integer':
-    case 'number': {
-      const min = settingMinimum(name);
+    case 'number':
       return (
         <NumberInput
           label={label}
@@ -94,10 +93,9 @@ export function SettingInput({
           onChange={(number) => onChange(typeof number === 'bigint' ? Number(number) : number)}
           allowDecimal={kind === 'number'}
           decimalScale={kind === 'number' ? 9 : 0}
-          {...(min === undefined ? {} : { min })}
+          {...settingBounds(name)}
           thousandSeparator={false}
         />
       );
-    }
   }
 }

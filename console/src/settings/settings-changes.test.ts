@@ -106,3 +106,18 @@ describe('settingsChanges of the log settings', () => {
     expect(parseDraft('redact_pii', 'off', 'everything')).toBeUndefined();
   });
 });
+
+describe('settingsChanges of the body settings', () => {
+  it('sends a body retention in days, fractions allowed, and a body limit in whole bytes', () => {
+    expect(
+      settingsChanges(
+        { body_retention_days: 7, body_log_max_bytes: 1_048_576 },
+        { body_retention_days: '0.5', body_log_max_bytes: 65_536 },
+      ),
+    ).toEqual({ body_retention_days: 0.5, body_log_max_bytes: 65_536 });
+  });
+
+  it('leaves out a fraction of a byte, which the gateway does not take', () => {
+    expect(parseDraft('body_log_max_bytes', 1_048_576, '2048.5')).toBeUndefined();
+  });
+});

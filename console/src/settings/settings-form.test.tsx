@@ -43,3 +43,40 @@ describe('SettingsForm routing settings', () => {
     expect(screen.getByLabelText(/^提示缓存亲和时长/)).toBeTruthy();
   });
 });
+
+describe('SettingsForm body settings', () => {
+  const settings = { body_retention_days: 7, body_log_max_bytes: 1_048_576 };
+
+  it('explains them and keeps the body limit within what the gateway takes', async () => {
+    const fetchMock = mockFetch((_url, init) => ({
+      status: 200,
+      body: { ...settings, ...JSON.parse(String(init?.body)) },
+    }));
+    renderWithProviders(<SettingsForm settings={settings} />);
+    const retention = screen.getByLabelText(/^Body retention \(days\)/);
+    const limit = screen.getByLabelText(/^Stored body limit \(bytes\)/);
+    expect(retention).toHaveProperty('value', '7');
+    expect(limit).toHaveProperty('value', '1048576');
+    expect(screen.getByText(/^Stored request and response bodies older than this are deleted/)).toBeTruthy();
+    expect(screen.getByText('Environment variable: GATEWAY_BODY_LOG_MAX_BYTES')).toBeTruthy();
+    const user = userEvent.setup({ delay: null });
+    await user.clear(retention);
+    await user.type(retention, '0');
+    await user.clear(limit);
+    await user.type(limit, '99999999');
+    await user.tab();
+    expect(limit).toHaveProperty('value', '16777216');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      body_retention_days: 0,
+      body_log_max_bytes: 16_777_216,
+    });
+  });
+
+  it('names them in Chinese', () => {
+    renderWithProviders(<SettingsForm settings={settings} />, { language: 'zh-CN' });
+    expect(screen.getByLabelText(/^请求体和响应体保留天数/)).toHaveProperty('value', '7');
+    expect(screen.getByLabelText(/^存储内容上限 \(字节\)/)).toBeTruthy();
+  });
+});

@@ -166,6 +166,14 @@ export const enAdmin = {
     tpm: 'Tokens per minute',
     limitHint: 'Empty: no limit.',
     limits: 'Limits',
+    logBodies: 'Store bodies',
+    logBodiesHint:
+      'Whether the request and response bodies of this key’s requests are stored, to be read in the log details.',
+    logBodiesChoices: {
+      group: 'Follow group',
+      on: 'On',
+      off: 'Off',
+    },
     createdTitle: 'Your new key',
     createdText: 'Copy the key now: it is not shown again.',
     fullKey: 'Full key',
@@ -180,6 +188,9 @@ export const enAdmin = {
     add: 'Add or change a group',
     saved: 'Group {{name}} saved',
     limits: 'Limits',
+    logBodies: 'Store request and response bodies',
+    logBodiesHint:
+      'For the requests of the group’s keys set to follow their group; they are read in the log details.',
   },
   settings: {
     description: 'Live settings: a change takes effect on the next request, without a restart.',
@@ -278,6 +289,16 @@ export const enAdmin = {
         label: 'Personal data redaction',
         meaning:
           'Upstream: e-mail addresses, phone numbers, card numbers, IBANs and secrets are replaced in the texts sent upstream. Logs: in what the gateway stores of requests only.',
+      },
+      body_retention_days: {
+        label: 'Body retention (days)',
+        meaning:
+          'Stored request and response bodies older than this are deleted in the background, their usage records kept; 0 keeps them forever.',
+      },
+      body_log_max_bytes: {
+        label: 'Stored body limit (bytes)',
+        meaning:
+          'A stored request or response body is cut at this many bytes, and its record says so (1024 to 16777216).',
       },
     },
     choices: {

@@ -179,6 +179,13 @@ export const zhCNAdmin: Pick<
     tpm: '每分钟 Token 数',
     limitHint: '留空: 不限制。',
     limits: '限制',
+    logBodies: '存储请求内容',
+    logBodiesHint: '是否存储此令牌的请求体和响应体, 可在日志详情中查看。',
+    logBodiesChoices: {
+      group: '跟随分组',
+      on: '开启',
+      off: '关闭',
+    },
     createdTitle: '你的新令牌',
     createdText: '请立即复制令牌: 之后不再显示。',
     fullKey: '完整令牌',
@@ -192,6 +199,8 @@ export const zhCNAdmin: Pick<
     add: '添加或修改分组',
     saved: '分组 {{name}} 已保存',
     limits: '限制',
+    logBodies: '存储请求体和响应体',
+    logBodiesHint: '适用于该分组中设为跟随分组的令牌的请求; 可在日志详情中查看。',
   },
   settings: {
     description: '实时设置: 修改在下一个请求生效, 无需重启。',
@@ -287,6 +296,14 @@ export const zhCNAdmin: Pick<
         label: '个人信息脱敏',
         meaning:
           '上游: 发往上游的文本中的电子邮箱、电话号码、银行卡号、IBAN 和密钥会被替换。日志: 仅在网关存储的请求内容中替换。',
+      },
+      body_retention_days: {
+        label: '请求体和响应体保留天数',
+        meaning: '早于此天数的已存储请求体和响应体会在后台删除, 用量记录保留; 0 表示永久保留。',
+      },
+      body_log_max_bytes: {
+        label: '存储内容上限 (字节)',
+        meaning: '存储的请求体或响应体超过此字节数时被截断, 记录中会标明 (1024 到 16777216)。',
       },
     },
     choices: {
