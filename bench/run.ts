@@ -45,6 +45,10 @@ const ADMIN = 'bench-admin-token';
 const BARE_PROXY_KEY = 'bench-bare-proxy-key';
 /** The per-chunk scenario: 100-chunk streams started at this rate, chunks this far apart. */
 const PACED_STREAMS_PER_SECOND = 50;
+/** Body members that make the request about 2 KB: a long instruction, as real prompts have. */
+const LARGE_REQUEST = {
+  user: 'Please review the following paragraph for clarity and tone before it is sent out. '.repeat(24),
+};
 
 /** The bench channels, prices, user and keys, on the bench upstream. */
 const seed = (origin: string): Promise<SeededKeys> => seedGateway(origin, upstreamOrigin, ADMIN);
@@ -136,6 +140,17 @@ try {
     target: { ...gateway.target, headers: { authorization: `Bearer ${keys.guarded}` } },
     pid: gateway.pid,
   };
+  /** The same gateway, called with a key whose bodies are stored. */
+  const gatewayLogged: Proxy = {
+    target: { ...gateway.target, headers: { authorization: `Bearer ${keys.logged}` } },
+    pid: gateway.pid,
+  };
+  /** A request of about 2 KB, without and with its bodies stored. */
+  const gatewayLarge: Proxy = { target: { ...gateway.target, members: LARGE_REQUEST }, pid: gateway.pid };
+  const gatewayLargeLogged: Proxy = {
+    target: { ...gatewayLogged.target, members: LARGE_REQUEST },
+    pid: gateway.pid,
+  };
   /** The same gateway, called with a key that has a daily budget and a concurrency cap. */
   const gatewayBudgeted: Proxy = {
     target: { ...gateway.target, headers: { authorization: `Bearer ${keys.budgeted}` } },
@@ -155,6 +170,7 @@ try {
   };
   const bareProxyHeld = await heldMemory(bareProxy);
   const gatewayHeld = await heldMemory(gateway);
+  const gatewayLoggedHeld = await heldMemory(gatewayLogged);
 
   process.stderr.write('warming up\n');
   await saturate(gateway.target, 3);
@@ -162,6 +178,8 @@ try {
   await saturate(gatewayVirtual.target, 2);
   await saturate(gatewayAffinity.target, 2);
   await saturate(gatewayGuarded.target, 2);
+  await saturate(gatewayLarge.target, 2);
+  await saturate(gatewayLargeLogged.target, 2);
   await saturate(bareProxy.target, 2);
   await saturate(moneyMoves.target, 2);
   await saturate(direct, 2);
@@ -193,6 +211,13 @@ try {
       () => saturateProxy(gatewayAffinity),
       () => saturateProxy(gatewayGuarded),
     ],
+    (result) => result.rps,
+  );
+  // Apart from the rows above: the bodies it stores grow the database, and the writes of the
+  // variants after it would carry that growth.
+  const [gatewayLargeSaturation, gatewayLargeLoggedSaturation] = await inTurns(
+    rounds,
+    [() => saturateProxy(gatewayLarge), () => saturateProxy(gatewayLargeLogged)],
     (result) => result.rps,
   );
 
@@ -244,9 +269,9 @@ try {
         (perStream - perSingleStream) / (result.chunks / result.streams - single.chunks / single.streams),
     };
   };
-  const [bareProxyChunks, gatewayChunks] = await inTurns(
+  const [bareProxyChunks, gatewayChunks, gatewayLoggedChunks] = await inTurns(
     rounds,
-    [() => chunkCost(bareProxy), () => chunkCost(gateway)],
+    [() => chunkCost(bareProxy), () => chunkCost(gateway), () => chunkCost(gatewayLogged)],
     (result) => result.cpuPerChunk,
   );
 
@@ -355,6 +380,20 @@ try {
     affinity_key: variantFigures(gatewaySaturation, gatewayAffinitySaturation),
     // The plain request read by one regex guardrail before its reservation.
     regex_guardrail: variantFigures(gatewaySaturation, gatewayGuardedSaturation),
+    // Bodies stored (admin-api section 12): a 2 KB request against the same request unstored, and
+    // 100-chunk streams and open streams against the plain key's.
+    logged_bodies: {
+      request_2kb: variantFigures(gatewayLargeSaturation, gatewayLargeLoggedSaturation),
+      stream_100_chunks: {
+        cpu_us_per_chunk: round(gatewayLoggedChunks.cpuPerChunk, 2),
+        vs_without: round(gatewayLoggedChunks.cpuPerChunk / gatewayChunks.cpuPerChunk, 3),
+        errors: gatewayLoggedChunks.errors,
+      },
+      open_streams: {
+        kib_per_stream: round(gatewayLoggedHeld.perStream / 1024, 1),
+        vs_without: round(gatewayLoggedHeld.perStream / gatewayHeld.perStream, 3),
+      },
+    },
     latency_ms_at_1000_rps: {
       p50: compare(
         { direct: directRate.p50, bareProxy: bareProxyRate.p50, gateway: gatewayRate.p50 },
@@ -461,6 +500,7 @@ try {
     ['a virtual model of two targets', results.virtual_model],
     ['a request with an affinity key', results.affinity_key],
     ['a request one regex guardrail reads', results.regex_guardrail],
+    ['a 2 KB request with its bodies stored (against the same unstored)', results.logged_bodies.request_2kb],
   ] as const) {
     process.stdout.write(
       `${formatTable(
@@ -472,6 +512,24 @@ try {
       )}\n\n`,
     );
   }
+  const { stream_100_chunks: loggedStream, open_streams: loggedHeld } = results.logged_bodies;
+  process.stdout.write(
+    `${formatTable(
+      [
+        [
+          `CPU per stream chunk, ${PACED_STREAMS_PER_SECOND} streams/s (µs)`,
+          `${loggedStream.cpu_us_per_chunk}`,
+          `${loggedStream.vs_without}`,
+        ],
+        [
+          `memory per open stream, ${openStreams} open (KiB)`,
+          `${loggedHeld.kib_per_stream}`,
+          `${loggedHeld.vs_without}`,
+        ],
+      ],
+      ['streams with their bodies stored', 'value', '/ the plain key'],
+    )}\n\n`,
+  );
   for (const [title, figures] of [
     ['Anthropic messages, relayed as they are', results.messages_passthrough],
     [
@@ -502,6 +560,8 @@ try {
     results.virtual_model.errors +
     results.affinity_key.errors +
     results.regex_guardrail.errors +
+    results.logged_bodies.request_2kb.errors +
+    results.logged_bodies.stream_100_chunks.errors +
     results.latency_ms_at_1000_rps.errors +
     results.cpu_us_per_stream_chunk.errors +
     results.messages_passthrough.errors +

@@ -8,12 +8,15 @@ export interface SeededKeys {
   budgeted: string;
   /** A key of a group whose requests one regex guardrail reads (it never matches them). */
   guarded: string;
+  /** A key whose requests' bodies are stored. */
+  logged: string;
 }
 
 /**
  * Gives a fresh gateway the bench's channels (OpenAI and Anthropic, both on the bench upstream),
- * their prices, a virtual model served by the OpenAI one (`bench-virtual`), a user and four keys:
- * one without limits, two with limits never reached, and one whose group has a regex guardrail.
+ * their prices, a virtual model served by the OpenAI one (`bench-virtual`), a user and five keys:
+ * one without limits, two with limits never reached, one whose group has a regex guardrail, and
+ * one whose bodies are stored.
  */
 export async function seedGateway(
   origin: string,
@@ -66,5 +69,12 @@ export async function seedGateway(
     groups: ['guarded'],
   });
   const guarded = await admin('POST', '/keys', { user_id: user.id, group: 'guarded' });
-  return { unlimited: unlimited.key, limited: limited.key, budgeted: budgeted.key, guarded: guarded.key };
+  const logged = await admin('POST', '/keys', { user_id: user.id, log_bodies: true });
+  return {
+    unlimited: unlimited.key,
+    limited: limited.key,
+    budgeted: budgeted.key,
+    guarded: guarded.key,
+    logged: logged.key,
+  };
 }

@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { addAnthropicChannel, startRelayFixture, type RelayFixture } from '../helpers/relay-fixture.js';
@@ -106,6 +107,35 @@ describe.each(gatewayStoreVariants())('logged bodies on $name', (variant) => {
     expect(sent.text).toContain('chat.completion.chunk');
     const record = await detail(sent.requestId);
     expect(record.response_body).toBe(sent.text);
+  });
+
+  test('with the official SDKs: a chat stream and an Anthropic message are stored as they got them', async () => {
+    await fx.gw.admin('PATCH', `/keys/${fx.keyId}`, { log_bodies: true });
+    const stream = await fx.openai.chat.completions
+      .create({
+        model: 'gpt-4o',
+        max_tokens: 16,
+        stream: true,
+        messages: [{ role: 'user', content: 'count to three' }],
+      })
+      .withResponse();
+    let streamed = '';
+    for await (const chunk of stream.data) streamed += chunk.choices[0]?.delta.content ?? '';
+    const streamRecord = await detail(stream.response.headers.get('x-gateway-request-id')!);
+    expect(JSON.parse(streamRecord.request_body!)).toMatchObject({ stream: true, model: 'gpt-4o' });
+    const storedText = streamRecord
+      .response_body!.split('\n\n')
+      .filter((event) => event.startsWith('data: {'))
+      .map((event) => JSON.parse(event.slice('data: '.length)).choices[0]?.delta?.content ?? '')
+      .join('');
+    expect(storedText).toBe(streamed);
+
+    const anthropic = new Anthropic({ apiKey: fx.key, baseURL: fx.gw.origin, maxRetries: 0 });
+    const message = await anthropic.messages
+      .create({ model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] })
+      .withResponse();
+    const messageRecord = await detail(message.response.headers.get('x-gateway-request-id')!);
+    expect(JSON.parse(messageRecord.response_body!)).toEqual(message.data);
   });
 
   test('a key follows its group when its own setting is null, and overrides it otherwise', async () => {
