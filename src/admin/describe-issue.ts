@@ -18,7 +18,8 @@ export function describeIssue(issue: Issue, input: unknown): { field: string; pr
   return { field, problem: issue.message };
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
+/** A path as a request body or a file names it: `channels[2].type`. */
+export function formatPath(path: readonly PropertyKey[]): string {
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`;

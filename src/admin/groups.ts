@@ -1,23 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { GatewayServices } from '../services.js';
 import { defaultGroup } from '../store/groups-repository.js';
 import { invalidField } from './admin-error.js';
-import { budgetsSchema } from './budget-schema.js';
-import { maxConcurrencySchema } from './max-concurrency-schema.js';
+import { putGroupSchema } from './group-schemas.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { serializeGroup } from './serialize-group.js';
 
 const DEFAULT_GROUP_NAME = 'default';
-
-/** Every member is optional: a member left out keeps its stored value (or its default, for a new group). */
-const putGroupSchema = z.strictObject({
-  ratio: z.number().min(0).max(1_000_000).optional(),
-  budgets: budgetsSchema.optional(),
-  max_concurrency: maxConcurrencySchema.optional(),
-  log_bodies: z.boolean().optional(),
-});
 
 /**
  * `/api/groups` (admin-api sections 2 and 10): price multipliers and spend limits; a group not

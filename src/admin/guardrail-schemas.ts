@@ -53,3 +53,16 @@ export const createGuardrailSchema = z.strictObject({
 
 /** Body of `PATCH /api/guardrails/{id}`: any member but the id. */
 export const updateGuardrailSchema = z.strictObject(guardrailMembers).partial();
+
+/** A guardrail needs what its kind reads: a `pattern` for `regex`, a `url` for `webhook`. */
+export function guardrailKindProblem(guardrail: {
+  kind: string;
+  pattern: string | null;
+  url: string | null;
+}): { field: string; problem: string } | undefined {
+  if (guardrail.kind === 'regex' && guardrail.pattern === null)
+    return { field: 'pattern', problem: 'is required for a regex guardrail' };
+  if (guardrail.kind === 'webhook' && guardrail.url === null)
+    return { field: 'url', problem: 'is required for a webhook guardrail' };
+  return undefined;
+}

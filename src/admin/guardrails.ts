@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
 import type { GuardrailRecord, NewGuardrail } from '../store/guardrails-repository.js';
 import { invalidField, notFound } from './admin-error.js';
-import { createGuardrailSchema, updateGuardrailSchema } from './guardrail-schemas.js';
+import { createGuardrailSchema, guardrailKindProblem, updateGuardrailSchema } from './guardrail-schemas.js';
 import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { serializeGuardrail } from './serialize-guardrail.js';
@@ -77,10 +77,7 @@ export function registerGuardrailRoutes(app: FastifyInstance, services: GatewayS
 
 /** A regex guardrail needs its pattern, a webhook its URL; the other member is cleared. */
 function complete(guardrail: NewGuardrail): NewGuardrail {
-  if (guardrail.kind === 'regex') {
-    if (guardrail.pattern === null) throw invalidField('pattern', 'is required for a regex guardrail');
-    return { ...guardrail, url: null };
-  }
-  if (guardrail.url === null) throw invalidField('url', 'is required for a webhook guardrail');
-  return { ...guardrail, pattern: null };
+  const problem = guardrailKindProblem(guardrail);
+  if (problem) throw invalidField(problem.field, problem.problem);
+  return guardrail.kind === 'regex' ? { ...guardrail, url: null } : { ...guardrail, pattern: null };
 }

@@ -11,6 +11,12 @@ export interface ChannelTransport {
   keys: readonly string[];
 }
 
+/** What is wrong with a channel's transport: the field, as a request body names it, and the problem. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
 /**
  * A channel's type-specific fields checked against its type (admin-api section 5): `config` by the
  * type's own schema (an unknown member, a missing required one or a wrong value is a 400 naming
@@ -19,27 +25,34 @@ export interface ChannelTransport {
  * the config with the type's defaults filled in, as it is stored and shown.
  */
 export function validateChannelTransport(channel: ChannelTransport): ChannelConfig {
+  const checked = checkChannelTransport(channel);
+  if ('problem' in checked) throw invalidField(checked.field, checked.problem);
+  return checked.config;
+}
+
+/** As `validateChannelTransport`, with the first problem returned instead of thrown. */
+export function checkChannelTransport(channel: ChannelTransport): { config: ChannelConfig } | FieldProblem {
   const provider = findProvider(channel.type);
-  if (!provider) throw invalidField('type', 'is not a known channel type');
+  if (!provider) return { field: 'type', problem: 'is not a known channel type' };
   const result = provider.configSchema.safeParse(channel.config);
   if (!result.success) {
     const issues = result.error.issues;
     const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
-    if (!issue) throw invalidField('config', `is not valid for type ${channel.type}`);
+    if (!issue) return { field: 'config', problem: `is not valid for type ${channel.type}` };
     const described = describeIssue(
       { ...issue, path: ['config', ...issue.path] },
       { config: channel.config },
     );
-    throw invalidField(described.field, `${described.problem} (type ${channel.type})`);
+    return { field: described.field, problem: `${described.problem} (type ${channel.type})` };
   }
   const config = result.data;
   if (channel.baseUrl === null && provider.defaultBaseUrl(config) === undefined)
-    throw invalidField('base_url', `is required for type ${channel.type}`);
+    return { field: 'base_url', problem: `is required for type ${channel.type}` };
   if (channel.keys.length === 0 && !provider.keyOptional)
-    throw invalidField('keys', 'must hold at least one key');
-  channel.keys.forEach((key, index) => {
+    return { field: 'keys', problem: 'must hold at least one key' };
+  for (const [index, key] of channel.keys.entries()) {
     const problem = provider.describeKeyProblem?.(key);
-    if (problem) throw invalidField(`keys[${index}]`, problem);
-  });
-  return config;
+    if (problem) return { field: `keys[${index}]`, problem };
+  }
+  return { config };
 }
