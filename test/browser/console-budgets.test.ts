@@ -1,114 +1,37 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import OpenAI from 'openai';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { startFakeOpenAI } from '../fakes/fake-openai.js';
-import type { FakeUpstream } from '../fakes/fake-upstream.js';
-import { allStarted } from '../helpers/all-started.js';
-import {
-  adminCall,
-  ensureGatewayBuilt,
-  startBuiltGateway,
-  stopBuiltGateway,
-  type BuiltGateway,
-} from '../helpers/built-gateway.js';
-import {
-  expectOneHeading,
-  launchChromium,
-  openContext,
-  saveScreenshot,
-  signInWithPassword,
-  signInWithToken,
-} from '../helpers/console-browser.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-
-// A whole browser session per test: about 10 s alone, and more with the rest of the suite on both cores.
-vi.setConfig({ testTimeout: 60_000 });
+import { expect, test } from 'vitest';
+import { ALICE, MODEL, useConsoleBrowserFixture } from '../helpers/console-browser-fixture.js';
+import { openContext, openPage, saveScreenshot, signInWithPassword } from '../helpers/console-browser.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 // Spend limits from the console (admin-api section 10): budgets and concurrency caps set through
 // the key, user and group forms, their windows' usage as bars, and the webhook's test event
 // (section 10.1). Channel, price, user and key are set up through the management API.
 
-const ADMIN_TOKEN = 'browser-admin-token';
-const UPSTREAM_KEY = 'sk-fake-upstream';
-const MODEL = 'gpt-4o-mini';
-const ALICE = { username: 'alice', password: 'alice-password-1' };
-
-let dataDir: string;
-let gateway: BuiltGateway;
-let upstream: FakeUpstream;
-let receiver: WebhookReceiver;
-let browser: Browser;
-let admin: Page;
-let aliceId = 0;
-let keyId = 0;
-let aliceKey = '';
-/** Uncaught errors of the admin's page: a crashed page fails the test that crashed it. */
-const pageErrors: string[] = [];
-
-const call = (method: string, route: string, body?: unknown) =>
-  adminCall(gateway.origin, ADMIN_TOKEN, method, route, body);
-
-beforeAll(async () => {
-  await ensureGatewayBuilt();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-browser-'));
-  await allStarted([
-    startFakeOpenAI({ apiKey: UPSTREAM_KEY }).then((started) => (upstream = started)),
-    startWebhookReceiver().then((started) => (receiver = started)),
-    startBuiltGateway({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }).then(
-      (started) => (gateway = started),
-    ),
-    launchChromium().then((started) => (browser = started)),
-  ]);
-  await call('POST', '/channels', {
-    name: 'fake-openai',
-    type: 'openai',
-    base_url: upstream.origin,
-    keys: [UPSTREAM_KEY],
-    models: [MODEL],
-  });
-  await call('PUT', `/prices/${MODEL}`, { input: 0.15, output: 0.6 });
-  aliceId = (await call('POST', '/users', { ...ALICE, balance: 5 })).id;
-  const key = await call('POST', '/keys', { user_id: aliceId, name: 'alice-laptop' });
-  keyId = key.id;
-  aliceKey = key.key;
-  admin = await (await openContext(browser, { origin: gateway.origin })).newPage();
-  admin.on('pageerror', (error) => pageErrors.push(error.message));
-  await signInWithToken(admin, ADMIN_TOKEN);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (gateway) await stopBuiltGateway(gateway);
-  await upstream?.close();
-  await receiver?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+const fixture = useConsoleBrowserFixture({
+  alongside: { receiver: startWebhookReceiver },
+  seed: { models: [MODEL] },
+  admin: 'signed-in',
 });
-
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-async function openPage(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
-  await expectOneHeading(page, name);
-}
+const { call } = fixture;
 
 async function chat(): Promise<void> {
-  const client = new OpenAI({ apiKey: aliceKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+  const client = new OpenAI({
+    apiKey: fixture.alice.key,
+    baseURL: `${fixture.gateway.origin}/v1`,
+    maxRetries: 0,
+  });
   await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] });
 }
 
 test('a key gets a cap and a daily budget through its form; the gateway’s refusal shows in the dialog', async () => {
-  await openPage(admin, 'Keys');
-  await admin
+  await openPage(fixture.admin, 'Keys');
+  await fixture.admin
     .getByRole('row')
     .filter({ hasText: 'alice-laptop' })
     .getByRole('button', { name: 'Edit' })
     .click();
-  const dialog = admin.getByRole('dialog');
+  const dialog = fixture.admin.getByRole('dialog');
   await dialog.getByLabel('Max concurrent requests', { exact: true }).fill('2');
   await dialog.getByRole('button', { name: 'Add budget' }).click();
   const budget = dialog.getByRole('group', { name: 'Budget 1' });
@@ -116,39 +39,43 @@ test('a key gets a cap and a daily budget through its form; the gateway’s refu
   await budget.getByLabel('Only these models', { exact: true }).fill('gpt-4o@low');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('must not contain "@"');
-  await saveScreenshot(admin, 'desktop-key-budget-form');
+  await saveScreenshot(fixture.admin, 'desktop-key-budget-form');
 
   await budget.getByLabel('Only these models', { exact: true }).fill('');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'detached' });
-  const stored = await call('GET', `/keys/${keyId}`);
+  const stored = await call('GET', `/keys/${fixture.alice.keyId}`);
   expect(stored.max_concurrency).toBe(2);
   expect(stored.budgets).toEqual([
     { period: 'day', hours: null, usd: null, tokens: null, requests: 10, models: null, alert_at: [] },
   ]);
-  await admin.getByRole('table', { name: 'Keys' }).getByText('day: 10 requests').waitFor();
+  await fixture.admin.getByRole('table', { name: 'Keys' }).getByText('day: 10 requests').waitFor();
 });
 
 test('the key’s window shows what a request used of it, and when it resets', async () => {
   await chat();
-  await admin
+  await fixture.admin
     .getByRole('row')
     .filter({ hasText: 'alice-laptop' })
     .getByRole('button', { name: 'Usage' })
     .click();
-  const panel = admin.getByRole('region', { name: 'Budget usage of alice-laptop' });
+  const panel = fixture.admin.getByRole('region', { name: 'Budget usage of alice-laptop' });
   const bar = panel.getByRole('progressbar');
   await expect
     .poll(() => bar.getAttribute('aria-label'))
     .toMatch(/^day · 1 of 10 requests · resets \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   expect(await bar.getAttribute('aria-valuenow')).toBe('10');
-  await saveScreenshot(admin, 'desktop-key-budget-usage');
+  await saveScreenshot(fixture.admin, 'desktop-key-budget-usage');
 });
 
 test('a user gets a low balance alert and a total budget through their form', async () => {
-  await openPage(admin, 'Users');
-  await admin.getByRole('row').filter({ hasText: 'alice' }).getByRole('button', { name: 'Edit' }).click();
-  const dialog = admin.getByRole('dialog');
+  await openPage(fixture.admin, 'Users');
+  await fixture.admin
+    .getByRole('row')
+    .filter({ hasText: 'alice' })
+    .getByRole('button', { name: 'Edit' })
+    .click();
+  const dialog = fixture.admin.getByRole('dialog');
   await dialog.getByLabel('Low balance alert (USD)', { exact: true }).fill('1');
   await dialog.getByRole('button', { name: 'Add budget' }).click();
   const budget = dialog.getByRole('group', { name: 'Budget 1' });
@@ -160,14 +87,18 @@ test('a user gets a low balance alert and a total budget through their form', as
   await budget.getByLabel('USD limit', { exact: true }).fill('100');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'detached' });
-  const stored = await call('GET', `/users/${aliceId}`);
+  const stored = await call('GET', `/users/${fixture.alice.id}`);
   expect(stored.low_balance_alert).toBe(1);
   expect(stored.budgets).toEqual([
     { period: 'total', hours: null, usd: 100, tokens: null, requests: null, models: null, alert_at: [] },
   ]);
 
-  await admin.getByRole('row').filter({ hasText: 'alice' }).getByRole('button', { name: 'Usage' }).click();
-  const bar = admin.getByRole('region', { name: 'Budget usage of alice' }).getByRole('progressbar');
+  await fixture.admin
+    .getByRole('row')
+    .filter({ hasText: 'alice' })
+    .getByRole('button', { name: 'Usage' })
+    .click();
+  const bar = fixture.admin.getByRole('region', { name: 'Budget usage of alice' }).getByRole('progressbar');
   await expect
     .poll(() => bar.getAttribute('aria-label'))
     .toMatch(/^total · \$0\.\d{6} of \$100\.000000 · resets never$/);
@@ -175,7 +106,7 @@ test('a user gets a low balance alert and a total budget through their form', as
 
 test('the user sees their own windows and their key’s on their start page', async () => {
   await chat();
-  const context = await openContext(browser, { origin: gateway.origin });
+  const context = await openContext(fixture.browser, { origin: fixture.gateway.origin });
   const page = await context.newPage();
   await signInWithPassword(page, ALICE);
   const section = page.getByRole('region', { name: 'Spending limits' });
@@ -192,16 +123,19 @@ test('the user sees their own windows and their key’s on their start page', as
 });
 
 test('a group gets a shared monthly budget beside its ratio', async () => {
-  await openPage(admin, 'Groups');
-  await admin.getByLabel('Group', { exact: true }).fill('team-a');
-  await admin.getByLabel('Max concurrent requests', { exact: true }).fill('8');
-  await admin.getByRole('button', { name: 'Add budget' }).click();
-  const budget = admin.getByRole('group', { name: 'Budget 1' });
+  await openPage(fixture.admin, 'Groups');
+  await fixture.admin.getByLabel('Group', { exact: true }).fill('team-a');
+  await fixture.admin.getByLabel('Max concurrent requests', { exact: true }).fill('8');
+  await fixture.admin.getByRole('button', { name: 'Add budget' }).click();
+  const budget = fixture.admin.getByRole('group', { name: 'Budget 1' });
   await budget.getByLabel('Period', { exact: true }).selectOption('month');
   await budget.getByLabel('USD limit', { exact: true }).fill('50');
   await budget.getByLabel('Alert at (% of the limit)', { exact: true }).fill('50, 90');
-  await admin.getByRole('button', { name: 'Save' }).click();
-  const row = admin.getByRole('table', { name: 'Groups' }).getByRole('row').filter({ hasText: 'team-a' });
+  await fixture.admin.getByRole('button', { name: 'Save' }).click();
+  const row = fixture.admin
+    .getByRole('table', { name: 'Groups' })
+    .getByRole('row')
+    .filter({ hasText: 'team-a' });
   await row.getByText('month: $50.000000').waitFor();
   const groups = await call('GET', '/groups');
   expect(groups.data.find((group: { name: string }) => group.name === 'team-a')).toEqual({
@@ -222,42 +156,44 @@ test('a group gets a shared monthly budget beside its ratio', async () => {
     log_bodies: false,
   });
   await row.getByRole('button', { name: 'Usage' }).click();
-  const bar = admin.getByRole('region', { name: 'Budget usage of team-a' }).getByRole('progressbar');
+  const bar = fixture.admin.getByRole('region', { name: 'Budget usage of team-a' }).getByRole('progressbar');
   await expect
     .poll(() => bar.getAttribute('aria-label'))
     .toMatch(/^month · \$0\.000000 of \$50\.000000 · resets /);
 });
 
 test('the settings send a signed test event to the webhook and say what the receiver answered', async () => {
-  await openPage(admin, 'Settings');
-  const send = admin.getByRole('button', { name: 'Send test event' });
+  await openPage(fixture.admin, 'Settings');
+  const send = fixture.admin.getByRole('button', { name: 'Send test event' });
   const result = send.locator('..').getByRole('status');
   await send.click();
   // The gateway's own message, as the API answered it.
   await expect.poll(() => result.textContent()).toMatch(/^webhook_url is not set/);
 
-  await admin.getByLabel('Webhook URL', { exact: true }).fill(receiver.url);
-  await admin.getByLabel('Webhook secret', { exact: true }).fill('whsec-browser');
-  await admin.getByRole('button', { name: 'Save settings' }).click();
-  await expect.poll(async () => (await call('GET', '/settings')).webhook_url).toBe(receiver.url);
+  await fixture.admin.getByLabel('Webhook URL', { exact: true }).fill(fixture.alongside.receiver.url);
+  await fixture.admin.getByLabel('Webhook secret', { exact: true }).fill('whsec-browser');
+  await fixture.admin.getByRole('button', { name: 'Save settings' }).click();
+  await expect
+    .poll(async () => (await call('GET', '/settings')).webhook_url)
+    .toBe(fixture.alongside.receiver.url);
   await send.click();
   await expect.poll(() => result.textContent()).toBe('Delivered: the receiver answered HTTP 200.');
-  const event = receiver.received.at(-1);
+  const event = fixture.alongside.receiver.received.at(-1);
   expect(event?.body.type).toBe('webhook.test');
   expect(String(event?.headers['x-gateway-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
-  receiver.setMode({ kind: 'answer', status: 503 });
+  fixture.alongside.receiver.setMode({ kind: 'answer', status: 503 });
   await send.click();
   await expect.poll(() => result.textContent()).toBe('Not delivered: the receiver answered HTTP 503.');
-  await admin.getByRole('region', { name: 'Recent webhook deliveries' }).waitFor();
-  await saveScreenshot(admin, 'desktop-settings-webhook');
+  await fixture.admin.getByRole('region', { name: 'Recent webhook deliveries' }).waitFor();
+  await saveScreenshot(fixture.admin, 'desktop-settings-webhook');
 });
 
 test('the routing settings are chosen on the Settings page and saved through the management API', async () => {
-  await openPage(admin, 'Settings');
-  await admin.getByLabel('Channel choice', { exact: true }).selectOption({ label: 'Lowest latency' });
-  await admin.getByLabel('Prompt-cache affinity (s)', { exact: true }).fill('900');
-  await admin.getByRole('button', { name: 'Save settings' }).click();
+  await openPage(fixture.admin, 'Settings');
+  await fixture.admin.getByLabel('Channel choice', { exact: true }).selectOption({ label: 'Lowest latency' });
+  await fixture.admin.getByLabel('Prompt-cache affinity (s)', { exact: true }).fill('900');
+  await fixture.admin.getByRole('button', { name: 'Save settings' }).click();
   await expect
     .poll(async () => {
       const settings = await call('GET', '/settings');

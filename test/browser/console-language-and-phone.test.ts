@@ -1,40 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import OpenAI from 'openai';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { startFakeOpenAI } from '../fakes/fake-openai.js';
-import type { FakeUpstream } from '../fakes/fake-upstream.js';
-import {
-  adminCall,
-  ensureGatewayBuilt,
-  startBuiltGateway,
-  stopBuiltGateway,
-  type BuiltGateway,
-} from '../helpers/built-gateway.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { ADMIN_TOKEN, ALICE, MODEL, useConsoleBrowserFixture } from '../helpers/console-browser-fixture.js';
 import {
   PHONE,
   expectOneHeading,
-  launchChromium,
   openContext,
   saveScreenshot,
   signInWithPassword,
   signInWithToken,
 } from '../helpers/console-browser.js';
-import { allStarted } from '../helpers/all-started.js';
-
-// A whole browser session per test: about 10 s alone, and more with the rest of the suite on both cores.
-vi.setConfig({ testTimeout: 60_000 });
 
 // The Chinese interface, the 375 px phone layout, and a screenshot of every main page (desktop and
 // phone) in test-artifacts/screenshots/. The set-up is done through the management API here; the
 // console's own forms are driven in console-setup-flow.test.ts.
 
-const ADMIN_TOKEN = 'browser-admin-token';
-const UPSTREAM_KEY = 'sk-fake-upstream';
-const MODEL = 'gpt-4o-mini';
-const ALICE = { username: 'alice', password: 'alice-password-1' };
 /** Alice's language changes in the Chinese test; Bob stays in English. */
 const BOB = { username: 'bob', password: 'bob-password-1' };
 const ADMIN_PAGES = [
@@ -51,44 +31,17 @@ const ADMIN_PAGES = [
 ];
 const USER_PAGES = ['Dashboard', 'Keys', 'Logs', 'Quick start'];
 
-let dataDir: string;
-let gateway: BuiltGateway;
-let upstream: FakeUpstream;
-let browser: Browser;
+const fixture = useConsoleBrowserFixture({ seed: { models: [MODEL, 'gpt-4o'] } });
 
 beforeAll(async () => {
-  await ensureGatewayBuilt();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-browser-'));
-  await allStarted([
-    startFakeOpenAI({ apiKey: UPSTREAM_KEY }).then((started) => (upstream = started)),
-    startBuiltGateway({ GATEWAY_DATA_DIR: dataDir, GATEWAY_ADMIN_TOKEN: ADMIN_TOKEN }).then(
-      (started) => (gateway = started),
-    ),
-    launchChromium().then((started) => (browser = started)),
-  ]);
-  const call = (method: string, route: string, body?: unknown) =>
-    adminCall(gateway.origin, ADMIN_TOKEN, method, route, body);
-  await call('POST', '/channels', {
-    name: 'fake-openai',
-    type: 'openai',
-    base_url: upstream.origin,
-    keys: [UPSTREAM_KEY],
-    models: [MODEL, 'gpt-4o'],
+  const bob = await fixture.call('POST', '/users', { ...BOB, balance: 5, language: 'en' });
+  await fixture.call('POST', '/keys', { user_id: bob.id, name: 'bob-phone' });
+  const client = new OpenAI({
+    apiKey: fixture.alice.key,
+    baseURL: `${fixture.gateway.origin}/v1`,
+    maxRetries: 0,
   });
-  await call('PUT', `/prices/${MODEL}`, { input: 0.15, output: 0.6 });
-  const alice = await call('POST', '/users', { ...ALICE, balance: 5 });
-  const bob = await call('POST', '/users', { ...BOB, balance: 5, language: 'en' });
-  await call('POST', '/keys', { user_id: bob.id, name: 'bob-phone' });
-  const key = await call('POST', '/keys', { user_id: alice.id, name: 'alice-laptop' });
-  const client = new OpenAI({ apiKey: key.key, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
   await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (gateway) await stopBuiltGateway(gateway);
-  await upstream?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Waits until the page shows its one h1 and its data (no loading text left). */
@@ -107,7 +60,7 @@ const horizontalOverflow = (page: Page) =>
 const slug = (name: string) => name.toLowerCase().replace(/\s+/g, '-');
 
 test('the Chinese interface: sign-in, navigation, and the choice saved to the account', async () => {
-  const context = await openContext(browser, { origin: gateway.origin });
+  const context = await openContext(fixture.browser, { origin: fixture.gateway.origin });
   const page = await context.newPage();
   await page.goto('/');
   await page.getByRole('button', { name: '简体中文' }).click();
@@ -133,7 +86,7 @@ test('the Chinese interface: sign-in, navigation, and the choice saved to the ac
   await expect
     .poll(
       async () => {
-        const users = await adminCall(gateway.origin, ADMIN_TOKEN, 'GET', '/users');
+        const users = await fixture.call('GET', '/users');
         return (users.data ?? users).find((user: { username: string }) => user.username === 'alice')
           ?.language;
       },
@@ -144,7 +97,7 @@ test('the Chinese interface: sign-in, navigation, and the choice saved to the ac
   await context.close();
 
   // A new browser whose own language is English follows the account's saved language.
-  const fresh = await openContext(browser, { origin: gateway.origin, locale: 'en-US' });
+  const fresh = await openContext(fixture.browser, { origin: fixture.gateway.origin, locale: 'en-US' });
   const again = await fresh.newPage();
   await again.goto('/');
   await again.getByRole('tab', { name: 'Account' }).click();
@@ -159,7 +112,7 @@ test('the Chinese interface: sign-in, navigation, and the choice saved to the ac
 });
 
 test('every admin page on a desktop, with a screenshot', async () => {
-  const context = await openContext(browser, { origin: gateway.origin });
+  const context = await openContext(fixture.browser, { origin: fixture.gateway.origin });
   const page = await context.newPage();
   await signInWithToken(page, ADMIN_TOKEN);
   for (const name of ADMIN_PAGES) {
@@ -171,7 +124,7 @@ test('every admin page on a desktop, with a screenshot', async () => {
 }, 40_000);
 
 test('375 px wide: no horizontal scrolling on any page, navigation behind the Menu button', async () => {
-  const context = await openContext(browser, { origin: gateway.origin, viewport: PHONE });
+  const context = await openContext(fixture.browser, { origin: fixture.gateway.origin, viewport: PHONE });
   const page = await context.newPage();
   await page.goto('/');
   await settle(page, 'Sign in');

@@ -83,7 +83,7 @@ settings:
         'settings.no_such_setting: unknown field',
       ]),
     );
-    expect(errors, errors.join("\n")).toHaveLength(7);
+    expect(errors, errors.join('\n')).toHaveLength(7);
   });
 
   test("a channel's type fields are checked as the API checks them", () => {

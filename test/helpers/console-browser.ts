@@ -89,3 +89,9 @@ export async function expectOneHeading(page: Page, name: string): Promise<void> 
     .poll(() => page.getByRole('heading', { level: 1 }).allTextContents(), { timeout: 8_000 })
     .toEqual([name]);
 }
+
+/** Follows the navigation's link to a page and waits for that page's one heading. */
+export async function openPage(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name, exact: true }).click();
+  await expectOneHeading(page, name);
+}
