@@ -70,7 +70,9 @@ describe.each(gatewayStoreVariants())('log retention on $name', (variant) => {
     await pruning;
 
     expect(latencies.length).toBeGreaterThan(10);
-    expect(Math.max(...latencies)).toBeLessThan(Math.max(100, ...baseline));
+    // The pruning may add at most 100 ms to the machine's own slowest request: a batch that held a
+    // lock for long, or one statement over the whole backlog, would add seconds.
+    expect(Math.max(...latencies)).toBeLessThan(100 + Math.max(...baseline));
     // Every old record went; the requests' own records stayed.
     await fx.logs();
     const left = await services.store.db

@@ -325,14 +325,22 @@ describe.each(storeVariants())('store on $name', (variant) => {
       ratio: 1,
       budgets: [DAILY_BUDGET],
       maxConcurrency: null,
+      logBodies: false,
     });
     expect(await repositories.groups.put({ name: 'team', ratio: 0.5, maxConcurrency: 8 })).toEqual({
       name: 'team',
       ratio: 0.5,
       budgets: [DAILY_BUDGET],
       maxConcurrency: 8,
+      logBodies: false,
     });
-    const unchanged = { name: 'team', ratio: 0.5, budgets: [DAILY_BUDGET], maxConcurrency: 8 };
+    const unchanged = {
+      name: 'team',
+      ratio: 0.5,
+      budgets: [DAILY_BUDGET],
+      maxConcurrency: 8,
+      logBodies: false,
+    };
     expect(await repositories.groups.put({ name: 'team' })).toEqual(unchanged);
     expect(await repositories.groups.find('team')).toEqual(unchanged);
     expect(await repositories.groups.put({ name: 'empty' })).toEqual({
@@ -340,11 +348,12 @@ describe.each(storeVariants())('store on $name', (variant) => {
       ratio: 1,
       budgets: [],
       maxConcurrency: null,
+      logBodies: false,
     });
-    await repositories.groups.put({ name: 'team', budgets: [], maxConcurrency: null });
+    await repositories.groups.put({ name: 'team', budgets: [], maxConcurrency: null, logBodies: true });
     expect(await repositories.groups.all()).toEqual([
-      { name: 'empty', ratio: 1, budgets: [], maxConcurrency: null },
-      { name: 'team', ratio: 0.5, budgets: [], maxConcurrency: null },
+      { name: 'empty', ratio: 1, budgets: [], maxConcurrency: null, logBodies: false },
+      { name: 'team', ratio: 0.5, budgets: [], maxConcurrency: null, logBodies: true },
     ]);
   });
 
