@@ -5,6 +5,7 @@ import type { GatewayServices } from '../services.js';
 import type { ChannelChanges } from '../store/channels-repository.js';
 import { notFound } from './admin-error.js';
 import { CHANNEL_READ_ONLY_FIELDS, createChannelSchema, updateChannelSchema } from './channel-schemas.js';
+import { oneWithManaged, ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { parseListQuery } from './parse-query.js';
@@ -28,14 +29,19 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
 
   app.get('/channels', async (request) => {
     const rows = await channels.list(parseListQuery(request.query));
-    return { data: rows.map(serializeChannel) };
+    return { data: await withManaged(services, 'channels', rows.map(serializeChannel), (row) => row.name) };
   });
 
-  app.get('/channels/:id', async (request) => serializeChannel(await findChannel(request.params)));
+  app.get('/channels/:id', async (request) => {
+    const channel = await findChannel(request.params);
+    return oneWithManaged(services, 'channels', serializeChannel(channel), channel.name);
+  });
 
   app.post('/channels', async (request, reply) => {
     const body = parseBody(request.body, createChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
     const { name, type, keys, models, groups, priority, weight, endpoints, status } = body;
+    // The file matches its channels by name: a second channel of that name would be ambiguous.
+    await refuseIfManaged(services, 'channels', name, 'channel');
     const config = validateChannelTransport({ type, config: body.config, baseUrl: body.base_url, keys });
     const channel = await channels.create({
       name,
@@ -52,12 +58,14 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
       config,
     });
     await services.changes.publish('channels');
-    return reply.code(201).send(serializeChannel(channel));
+    return reply.code(201).send(ownedByApi(serializeChannel(channel)));
   });
 
   app.patch('/channels/:id', async (request) => {
     const stored = await findChannel(request.params);
+    await refuseIfManaged(services, 'channels', stored.name, 'channel');
     const body = parseBody(request.body, updateChannelSchema, { readOnly: CHANNEL_READ_ONLY_FIELDS });
+    if (body.name !== undefined) await refuseIfManaged(services, 'channels', body.name, 'channel');
     const changes = toChannelChanges(body);
     // The type's fields are checked as the channel will be: changed ones as given, others as stored.
     if ([body.type, body.config, body.base_url, body.keys].some((field) => field !== undefined))
@@ -71,16 +79,18 @@ export function registerChannelRoutes(app: FastifyInstance, services: GatewaySer
     const channel = await channels.update(id, changes);
     if (!channel) throw notFound('channel', id);
     await services.changes.publish('channels');
-    return serializeChannel(channel);
+    return ownedByApi(serializeChannel(channel));
   });
 
   app.delete('/channels/:id', async (request) => {
-    const id = parseIdParam(request.params, 'channel');
+    const stored = await findChannel(request.params);
+    await refuseIfManaged(services, 'channels', stored.name, 'channel');
+    const id = stored.id;
     const channel = await channels.delete(id);
     if (!channel) throw notFound('channel', id);
     services.keyRotation.forget(id);
     await services.changes.publish('channels');
-    return serializeChannel(channel);
+    return ownedByApi(serializeChannel(channel));
   });
 
   app.get('/channels/:id/health', async (request) =>

@@ -3,6 +3,7 @@ import type { GatewayServices } from '../services.js';
 import { defaultGroup } from '../store/groups-repository.js';
 import { invalidField } from './admin-error.js';
 import { putGroupSchema } from './group-schemas.js';
+import { ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { serializeGroup } from './serialize-group.js';
@@ -23,12 +24,14 @@ export function registerGroupRoutes(app: FastifyInstance, services: GatewayServi
       : [...stored, defaultGroup(DEFAULT_GROUP_NAME)].sort((a, b) =>
           a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
         );
-    return { data: pageOf(all, parseListQuery(request.query)).map(serializeGroup) };
+    const page = pageOf(all, parseListQuery(request.query)).map(serializeGroup);
+    return { data: await withManaged(services, 'groups', page, (group) => group.name) };
   });
 
   app.put<{ Params: { name: string } }>('/groups/:name', async (request) => {
     const name = request.params.name;
     if (name.length > 64) throw invalidField('name', 'must be at most 64 characters');
+    await refuseIfManaged(services, 'groups', name, 'group');
     const body = parseBody(request.body, putGroupSchema, { readOnly: ['name'] });
     const group = await groups.put({
       name,
@@ -38,6 +41,6 @@ export function registerGroupRoutes(app: FastifyInstance, services: GatewayServi
       logBodies: body.log_bodies,
     });
     await services.changes.publish('groups');
-    return serializeGroup(group);
+    return ownedByApi(serializeGroup(group));
   });
 }

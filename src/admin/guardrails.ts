@@ -3,6 +3,7 @@ import type { GatewayServices } from '../services.js';
 import type { GuardrailRecord, NewGuardrail } from '../store/guardrails-repository.js';
 import { invalidField, notFound } from './admin-error.js';
 import { createGuardrailSchema, guardrailKindProblem, updateGuardrailSchema } from './guardrail-schemas.js';
+import { oneWithManaged, ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { parseIdParam } from './parse-id-param.js';
 import { serializeGuardrail } from './serialize-guardrail.js';
@@ -15,17 +16,25 @@ export function registerGuardrailRoutes(app: FastifyInstance, services: GatewayS
   const { guardrails } = services.repositories;
   const changed = () => services.changes.publish('guardrails');
 
-  app.get('/guardrails', async () => ({ data: (await guardrails.all()).map(serializeGuardrail) }));
+  app.get('/guardrails', async () => ({
+    data: await withManaged(
+      services,
+      'guardrails',
+      (await guardrails.all()).map(serializeGuardrail),
+      (guardrail) => guardrail.name,
+    ),
+  }));
 
   app.get<{ Params: { id: string } }>('/guardrails/:id', async (request) => {
     const id = parseIdParam(request.params, 'guardrail');
     const found = await guardrails.find(id);
     if (!found) throw notFound('guardrail', id);
-    return serializeGuardrail(found);
+    return oneWithManaged(services, 'guardrails', serializeGuardrail(found), found.name);
   });
 
   app.post('/guardrails', async (request, reply) => {
     const body = parseBody(request.body, createGuardrailSchema);
+    await refuseIfManaged(services, 'guardrails', body.name, 'guardrail');
     const guardrail = complete({
       name: body.name,
       kind: body.kind,
@@ -40,14 +49,16 @@ export function registerGuardrailRoutes(app: FastifyInstance, services: GatewayS
     if (!created) throw invalidField('name', 'is already taken');
     await changed();
     reply.code(201);
-    return serializeGuardrail(created);
+    return ownedByApi(serializeGuardrail(created));
   });
 
   app.patch<{ Params: { id: string } }>('/guardrails/:id', async (request) => {
     const id = parseIdParam(request.params, 'guardrail');
     const current = await guardrails.find(id);
     if (!current) throw notFound('guardrail', id);
+    await refuseIfManaged(services, 'guardrails', current.name, 'guardrail');
     const body = parseBody(request.body, updateGuardrailSchema, { readOnly: ['id', 'created_at'] });
+    if (body.name !== undefined) await refuseIfManaged(services, 'guardrails', body.name, 'guardrail');
     const guardrail: GuardrailRecord = {
       ...current,
       ...complete({
@@ -64,11 +75,14 @@ export function registerGuardrailRoutes(app: FastifyInstance, services: GatewayS
     const replaced = await guardrails.replace(guardrail);
     if (!replaced) throw invalidField('name', 'is already taken');
     await changed();
-    return serializeGuardrail(replaced);
+    return ownedByApi(serializeGuardrail(replaced));
   });
 
   app.delete<{ Params: { id: string } }>('/guardrails/:id', async (request, reply) => {
     const id = parseIdParam(request.params, 'guardrail');
+    const current = await guardrails.find(id);
+    if (!current) throw notFound('guardrail', id);
+    await refuseIfManaged(services, 'guardrails', current.name, 'guardrail');
     if (!(await guardrails.delete(id))) throw notFound('guardrail', id);
     await changed();
     reply.code(204);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
 import { notFound } from './admin-error.js';
 import { MODEL_METADATA_READ_ONLY_FIELDS, putModelMetadataSchema } from './model-metadata-schemas.js';
+import { oneWithManaged, ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { modelFromPath } from './model-from-path.js';
@@ -17,18 +18,20 @@ export function registerModelMetadataRoutes(app: FastifyInstance, services: Gate
 
   app.get('/models', async (request) => {
     const all = await metadata.all();
-    return { data: pageOf(all, parseListQuery(request.query)).map(serializeModelMetadata) };
+    const page = pageOf(all, parseListQuery(request.query)).map(serializeModelMetadata);
+    return { data: await withManaged(services, 'models', page, (entry) => entry.model) };
   });
 
   app.get('/models/*', async (request) => {
     const model = modelFromPath(request.params);
     const found = await metadata.find(model);
     if (!found) throw notFound('model', model);
-    return serializeModelMetadata(found);
+    return oneWithManaged(services, 'models', serializeModelMetadata(found), model);
   });
 
   app.put('/models/*', async (request) => {
     const model = modelFromPath(request.params);
+    await refuseIfManaged(services, 'models', model, 'model');
     const body = parseBody(request.body, putModelMetadataSchema, {
       readOnly: MODEL_METADATA_READ_ONLY_FIELDS,
     });
@@ -39,14 +42,15 @@ export function registerModelMetadataRoutes(app: FastifyInstance, services: Gate
       capabilities: body.capabilities,
     });
     await services.changes.publish('models');
-    return serializeModelMetadata(stored);
+    return ownedByApi(serializeModelMetadata(stored));
   });
 
   app.delete('/models/*', async (request) => {
     const model = modelFromPath(request.params);
+    await refuseIfManaged(services, 'models', model, 'model');
     const deleted = await metadata.delete(model);
     if (!deleted) throw notFound('model', model);
     await services.changes.publish('models');
-    return serializeModelMetadata(deleted);
+    return ownedByApi(serializeModelMetadata(deleted));
   });
 }

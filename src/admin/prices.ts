@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayServices } from '../services.js';
 import { notFound } from './admin-error.js';
 import { modelFromPath } from './model-from-path.js';
+import { oneWithManaged, ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { PRICE_READ_ONLY_FIELDS, putPriceSchema } from './price-schemas.js';
@@ -13,18 +14,20 @@ export function registerPriceRoutes(app: FastifyInstance, services: GatewayServi
 
   app.get('/prices', async (request) => {
     const all = await prices.all();
-    return { data: pageOf(all, parseListQuery(request.query)).map(serializePrice) };
+    const page = pageOf(all, parseListQuery(request.query)).map(serializePrice);
+    return { data: await withManaged(services, 'prices', page, (price) => price.model) };
   });
 
   app.get('/prices/*', async (request) => {
     const model = modelFromPath(request.params);
     const price = await prices.find(model);
     if (!price) throw notFound('price', model);
-    return serializePrice(price);
+    return oneWithManaged(services, 'prices', serializePrice(price), model);
   });
 
   app.put('/prices/*', async (request) => {
     const model = modelFromPath(request.params);
+    await refuseIfManaged(services, 'prices', model, 'price');
     const body = parseBody(request.body, putPriceSchema, { readOnly: PRICE_READ_ONLY_FIELDS });
     const price = await prices.put({
       model,
@@ -35,14 +38,15 @@ export function registerPriceRoutes(app: FastifyInstance, services: GatewayServi
       perRequest: body.per_request,
     });
     await services.changes.publish('prices');
-    return serializePrice(price);
+    return ownedByApi(serializePrice(price));
   });
 
   app.delete('/prices/*', async (request) => {
     const model = modelFromPath(request.params);
+    await refuseIfManaged(services, 'prices', model, 'price');
     const price = await prices.delete(model);
     if (!price) throw notFound('price', model);
     await services.changes.publish('prices');
-    return serializePrice(price);
+    return ownedByApi(serializePrice(price));
   });
 }

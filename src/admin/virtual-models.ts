@@ -3,6 +3,7 @@ import type { RoutingCatalog } from '../routing/routing-catalog.js';
 import type { GatewayServices } from '../services.js';
 import type { VirtualModelRecord } from '../store/virtual-models-repository.js';
 import { invalidField, notFound } from './admin-error.js';
+import { oneWithManaged, ownedByApi, refuseIfManaged, withManaged } from './managed-by-config.js';
 import { parseBody } from './parse-body.js';
 import { pageOf, parseListQuery } from './parse-query.js';
 import { serializeVirtualModel } from './serialize-virtual-model.js';
@@ -18,17 +19,19 @@ export function registerVirtualModelRoutes(app: FastifyInstance, services: Gatew
 
   app.get('/virtual-models', async (request) => {
     const all = await virtualModels.all();
-    return { data: pageOf(all, parseListQuery(request.query)).map(serializeVirtualModel) };
+    const page = pageOf(all, parseListQuery(request.query)).map(serializeVirtualModel);
+    return { data: await withManaged(services, 'virtual_models', page, (model) => model.name) };
   });
 
   app.get<{ Params: { name: string } }>('/virtual-models/:name', async (request) => {
     const found = await virtualModels.find(request.params.name);
     if (!found) throw notFound('virtual model', request.params.name);
-    return serializeVirtualModel(found);
+    return oneWithManaged(services, 'virtual_models', serializeVirtualModel(found), found.name);
   });
 
   app.post('/virtual-models', async (request, reply) => {
     const body = parseBody(request.body, createVirtualModelSchema);
+    await refuseIfManaged(services, 'virtual_models', body.name, 'virtual model');
     const model: VirtualModelRecord = {
       name: body.name,
       targets: body.targets,
@@ -42,12 +45,13 @@ export function registerVirtualModelRoutes(app: FastifyInstance, services: Gatew
     if (!created) throw invalidField('name', 'is already taken');
     await services.changes.publish('models');
     reply.code(201);
-    return serializeVirtualModel(created);
+    return ownedByApi(serializeVirtualModel(created));
   });
 
   app.patch<{ Params: { name: string } }>('/virtual-models/:name', async (request) => {
     const current = await virtualModels.find(request.params.name);
     if (!current) throw notFound('virtual model', request.params.name);
+    await refuseIfManaged(services, 'virtual_models', current.name, 'virtual model');
     const body = parseBody(request.body, updateVirtualModelSchema, { readOnly: ['name'] });
     const model: VirtualModelRecord = {
       ...current,
@@ -60,14 +64,15 @@ export function registerVirtualModelRoutes(app: FastifyInstance, services: Gatew
     const replaced = await virtualModels.replace(model);
     if (!replaced) throw notFound('virtual model', request.params.name);
     await services.changes.publish('models');
-    return serializeVirtualModel(replaced);
+    return ownedByApi(serializeVirtualModel(replaced));
   });
 
   app.delete<{ Params: { name: string } }>('/virtual-models/:name', async (request) => {
+    await refuseIfManaged(services, 'virtual_models', request.params.name, 'virtual model');
     const deleted = await virtualModels.delete(request.params.name);
     if (!deleted) throw notFound('virtual model', request.params.name);
     await services.changes.publish('models');
-    return serializeVirtualModel(deleted);
+    return ownedByApi(serializeVirtualModel(deleted));
   });
 }
 

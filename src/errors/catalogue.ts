@@ -255,6 +255,12 @@ export const catalogue = {
     en: (p) => `${p.resource} ${p.id} not found`,
     'zh-CN': (p) => `未找到 ${p.resource} ${p.id}`,
   },
+  managed_by_config: {
+    status: 409,
+    code: 'managed_by_config',
+    en: (p) => `${p.resource} ${p.id} is managed by the configuration file ${p.file}; change it there`,
+    'zh-CN': (p) => `${p.resource} ${p.id} 由配置文件 ${p.file} 管理，请在该文件中修改`,
+  },
   invalid_credentials: {
     status: 401,
     code: 'invalid_credentials',

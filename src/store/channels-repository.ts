@@ -123,7 +123,7 @@ function toColumns(channel: ChannelChanges) {
     }),
     ...(channel.status !== undefined && { status: channel.status }),
     ...(channel.config !== undefined && { config: JSON.stringify(channel.config) }),
-  } as Omit<ChannelsTable, 'id' | 'created_at'>;
+  } as Omit<ChannelsTable, 'id' | 'created_at' | 'managed'>;
 }
 
 function toChannel(row: Selectable<ChannelsTable>): ChannelRecord {

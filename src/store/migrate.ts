@@ -17,6 +17,7 @@ import { servedModelMigration } from './migrations/0014-served-model.js';
 import { jobLeasesMigration } from './migrations/0015-job-leases.js';
 import { guardrailsMigration } from './migrations/0016-guardrails.js';
 import { loggedBodiesMigration } from './migrations/0017-logged-bodies.js';
+import { managedByConfigMigration } from './migrations/0018-managed-by-config.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -38,6 +39,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0015-job-leases': jobLeasesMigration,
     '0016-guardrails': guardrailsMigration(store.dialect),
     '0017-logged-bodies': loggedBodiesMigration(store.dialect),
+    '0018-managed-by-config': managedByConfigMigration,
   };
 }
 

@@ -3,6 +3,7 @@ import { ChannelsRepository } from './channels-repository.js';
 import { GroupsRepository } from './groups-repository.js';
 import { GuardrailsRepository } from './guardrails-repository.js';
 import { KeyValueRepository } from './key-value-repository.js';
+import { ManagedEntitiesRepository } from './managed-entities-repository.js';
 import { KeysRepository } from './keys-repository.js';
 import { PricesRepository } from './prices-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
@@ -24,6 +25,8 @@ export interface Repositories {
   systemState: KeyValueRepository;
   usageLogs: UsageLogsRepository;
   usageLogBodies: UsageLogBodiesRepository;
+  /** Which entities the configuration file manages (admin-api section 13). */
+  managedEntities: ManagedEntitiesRepository;
   usageStats: UsageStatsRepository;
   sessions: SessionsRepository;
   webhookEvents: WebhookEventsRepository;
@@ -44,6 +47,7 @@ export function createRepositories(store: Store): Repositories {
     systemState: new KeyValueRepository(db, 'system_state'),
     usageLogs: new UsageLogsRepository(db),
     usageLogBodies: new UsageLogBodiesRepository(db),
+    managedEntities: new ManagedEntitiesRepository(db),
     usageStats: new UsageStatsRepository(db),
     sessions: new SessionsRepository(db),
     webhookEvents: new WebhookEventsRepository(db),

@@ -64,6 +64,8 @@ export interface ChannelsTable {
   created_at: number;
   /** JSON object; rows from before the column have its default, `{}`. */
   config: string;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 export interface PricesTable {
@@ -73,6 +75,8 @@ export interface PricesTable {
   cached_input: number | null;
   cache_write: number | null;
   per_request: number | null;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 /** What is known of a public model ID (admin-api section 11.1); null: unknown. */
@@ -82,6 +86,8 @@ export interface ModelMetadataTable {
   max_output_tokens: number | null;
   /** JSON array of capability names; null: unknown. */
   capabilities: string | null;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 export interface VirtualModelsTable {
@@ -92,6 +98,8 @@ export interface VirtualModelsTable {
   /** JSON array of failure kinds. */
   fallback_on: string;
   sticky: number | boolean;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 export interface GroupsTable {
@@ -100,11 +108,15 @@ export interface GroupsTable {
   budgets: Generated<string>;
   max_concurrency: number | null;
   log_bodies: Generated<boolean | number>;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 export interface SettingsTable {
   name: string;
   value: string;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 export interface SystemStateTable {
@@ -244,6 +256,8 @@ export interface GuardrailsTable {
   /** JSON array of group names; null: every group. */
   groups: string | null;
   created_at: number;
+  /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
+  managed: Generated<string>;
 }
 
 /** The bodies of one request whose key logs them, by the request id of its usage record. */

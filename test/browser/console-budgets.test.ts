@@ -154,6 +154,7 @@ test('a group gets a shared monthly budget beside its ratio', async () => {
     ],
     max_concurrency: 8,
     log_bodies: false,
+    managed: 'api',
   });
   await row.getByRole('button', { name: 'Usage' }).click();
   const bar = fixture.admin.getByRole('region', { name: 'Budget usage of team-a' }).getByRole('progressbar');

@@ -52,6 +52,7 @@ describe('channels', () => {
       status: 'enabled',
       config: {},
       created_at: expect.any(Number),
+      managed: 'api',
     });
     expect(response.body.created_at).toBeGreaterThanOrEqual(before);
     const stored = await gateway.gateway.services.repositories.channels.find(response.body.id);
@@ -87,6 +88,7 @@ describe('channels', () => {
       keys: ['sk-u...6789', 'sk-a...3210'],
       id: expect.any(Number),
       created_at: expect.any(Number),
+      managed: 'api',
     });
     expect((await gateway.admin('GET', `/channels/${created.id}`)).body).toEqual(created);
     const stored = await gateway.gateway.services.repositories.channels.find(created.id);

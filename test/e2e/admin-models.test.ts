@@ -28,7 +28,7 @@ describe.each(gatewayStoreVariants())('model metadata on $name', (variant) => {
     const full = { context_window: 200_000, max_output_tokens: 64_000, capabilities: ['tools', 'vision'] };
     const put = await gateway.admin('PUT', '/models/claude-sonnet-4-5', full);
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ model: 'claude-sonnet-4-5', ...full });
+    expect(put.body).toEqual({ model: 'claude-sonnet-4-5', ...full, managed: 'api' });
     expect((await gateway.admin('GET', '/models/claude-sonnet-4-5')).body).toEqual(put.body);
     expect(gateway.gateway.services.catalog.modelMetadata('claude-sonnet-4-5')).toEqual({
       model: 'claude-sonnet-4-5',
@@ -45,6 +45,7 @@ describe.each(gatewayStoreVariants())('model metadata on $name', (variant) => {
       context_window: null,
       max_output_tokens: null,
       capabilities: null,
+      managed: 'api',
     });
     const none = await gateway.admin('PUT', '/models/tiny', { capabilities: [] });
     expect(none.body.capabilities).toEqual([]);
@@ -54,6 +55,7 @@ describe.each(gatewayStoreVariants())('model metadata on $name', (variant) => {
       context_window: 8_192,
       max_output_tokens: null,
       capabilities: null,
+      managed: 'api',
     });
   });
 

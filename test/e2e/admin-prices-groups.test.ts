@@ -42,6 +42,7 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      managed: 'api',
     });
     const stored = await gateway.gateway.services.repositories.prices.find('gpt-4o');
     expect(stored).toEqual({
@@ -57,9 +58,9 @@ describe('prices', () => {
   it('keeps every amount exact and replaces the whole price on a second put', async () => {
     const full = { input: 0.123456789, output: 3, cached_input: 0.3, cache_write: 3.75, per_request: 0.01 };
     const first = await gateway.admin('PUT', '/prices/claude-sonnet-4', full);
-    expect(first.body).toEqual({ model: 'claude-sonnet-4', ...full });
+    expect(first.body).toEqual({ model: 'claude-sonnet-4', ...full, managed: 'api' });
     const listed = await gateway.admin('GET', '/prices');
-    expect(listed.body.data).toContainEqual({ model: 'claude-sonnet-4', ...full });
+    expect(listed.body.data).toContainEqual({ model: 'claude-sonnet-4', ...full, managed: 'api' });
 
     const replaced = await gateway.admin('PUT', '/prices/claude-sonnet-4', { input: 0, output: 0 });
     expect(replaced.body).toEqual({
@@ -69,6 +70,7 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      managed: 'api',
     });
   });
 
@@ -104,6 +106,7 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      managed: 'api',
     });
     expectError(await gateway.admin('DELETE', '/prices/meta%2Fllama-3'), 404, 'not_found');
   });
@@ -208,6 +211,7 @@ describe('groups', () => {
     budgets: limits.budgets ?? [],
     max_concurrency: limits.max_concurrency ?? null,
     log_bodies: false,
+    managed: 'api',
   });
 
   it('lists default with ratio 1 and no spend limits when nothing is stored', async () => {

@@ -49,6 +49,7 @@ describe.each(gatewayStoreVariants())('virtual models on $name', (variant) => {
       strategy: 'priority',
       fallback_on: ['rate_limit', 'server_error', 'timeout', 'context_length', 'content_filter'],
       sticky: true,
+      managed: 'api',
     });
     expect((await gateway.admin('GET', '/virtual-models/smart')).body).toEqual(created.body);
     expect(gateway.gateway.services.catalog.virtualModel('smart')).toMatchObject({
@@ -72,6 +73,7 @@ describe.each(gatewayStoreVariants())('virtual models on $name', (variant) => {
       strategy: 'latency',
       fallback_on: ['timeout'],
       sticky: false,
+      managed: 'api',
     });
     expect(gateway.gateway.services.catalog.virtualModel('fast')?.sticky).toBe(false);
     const list = await gateway.admin('GET', '/virtual-models');

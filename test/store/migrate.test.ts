@@ -25,6 +25,7 @@ const MIGRATIONS = [
   '0015-job-leases',
   '0016-guardrails',
   '0017-logged-bodies',
+  '0018-managed-by-config',
 ];
 
 const opened: Array<() => Promise<void>> = [];
