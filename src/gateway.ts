@@ -30,7 +30,7 @@ import { GuardrailChecker } from './guardrails/guardrail-checker.js';
 import { GuardrailSet } from './guardrails/guardrail-set.js';
 import { GuardrailWebhooks } from './guardrails/guardrail-webhook.js';
 import { JobLeasesRepository } from './store/job-leases-repository.js';
-import { deleteUsageLogsBefore } from './store/usage-log-retention.js';
+import { deleteOldestRows } from './store/delete-oldest-rows.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -107,7 +107,7 @@ export async function createGateway(
     const ledger = new BalanceLedger(moneyLedger, holdKeeper.owner, {
       onStoreError: (error) => logger.warn({ err: error }, 'usage records not stored yet; will retry'),
       outbox: new WebhookOutbox(repositories.webhookEvents, logger),
-      onBodyDropped: () => telemetry.metrics.bodyDropped(),
+      onBodyDropped: (count) => telemetry.metrics.bodiesDropped(count),
     });
     const telemetry = await Telemetry.open({
       environment: environment.observability,
@@ -138,7 +138,7 @@ export async function createGateway(
         {
           name: 'usage_logs',
           retentionDays: () => settings.get().log_retention_days,
-          deleteBefore: (before, limit) => deleteUsageLogsBefore(store.db, { before, limit }),
+          deleteBefore: (before, limit) => deleteOldestRows(store.db, 'usage_logs', { before, limit }),
         },
         {
           name: 'usage_log_bodies',
@@ -147,7 +147,7 @@ export async function createGateway(
             const { body_retention_days: bodies, log_retention_days: records } = settings.get();
             return records > 0 && (bodies === 0 || records < bodies) ? records : bodies;
           },
-          deleteBefore: (before, limit) => repositories.usageLogBodies.deleteBefore(before, limit),
+          deleteBefore: (before, limit) => deleteOldestRows(store.db, 'usage_log_bodies', { before, limit }),
         },
       ],
       leases: new JobLeasesRepository(store.db),

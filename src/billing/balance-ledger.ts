@@ -52,7 +52,7 @@ export class BalanceLedger {
   private bodiesSize = 0;
   /** Batches with bodies that failed in a row. */
   private failedBodyBatches = 0;
-  private readonly onBodyDropped: (() => void) | undefined;
+  private readonly onBodyDropped: ((count: number) => void) | undefined;
 
   constructor(
     private readonly ledger: MoneyLedger,
@@ -65,7 +65,7 @@ export class BalanceLedger {
       /** Where the `budget.exceeded` events of refused requests go. */
       outbox?: WebhookOutbox;
       /** Hears each logged body dropped because the batches could not keep up (see `logBody`). */
-      onBodyDropped?: () => void;
+      onBodyDropped?: (count: number) => void;
     } = {},
   ) {
     this.outbox = options.outbox;
@@ -156,7 +156,7 @@ export class BalanceLedger {
   logBody(body: LoggedBody): void {
     const size = (body.requestBody?.length ?? 0) + (body.responseBody?.length ?? 0);
     if (this.bodiesSize + size > MAX_WAITING_BODIES_SIZE) {
-      this.onBodyDropped?.();
+      this.onBodyDropped?.(1);
       return;
     }
     this.bodies.push(body);
@@ -181,7 +181,7 @@ export class BalanceLedger {
       () => {
         this.unstored -= pending;
         this.failedBodyBatches = 0;
-        if (withoutBodies) for (const _dropped of bodies) this.onBodyDropped?.();
+        if (withoutBodies && bodies.length > 0) this.onBodyDropped?.(bodies.length);
       },
       (error: unknown) => {
         this.failedBodyBatches = withoutBodies || bodies.length === 0 ? 0 : this.failedBodyBatches + 1;

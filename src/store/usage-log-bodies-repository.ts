@@ -13,8 +13,8 @@ export interface LoggedBody {
 }
 
 /**
- * Reads and retention of `usage_log_bodies`. Bodies are written by the money ledgers, in the
- * batches that move usage records (see `MoneyLedger.storeRecords`).
+ * Reads of `usage_log_bodies`. Bodies are written by the money ledgers, in the batches that move
+ * usage records (see `MoneyLedger.storeRecords`), and pruned by the retention job.
  */
 export class UsageLogBodiesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -34,24 +34,5 @@ export class UsageLogBodiesRepository {
         truncated: Boolean(row.truncated),
       }
     );
-  }
-
-  /**
-   * Deletes at most `limit` bodies stored before `before` (Unix seconds), oldest first, in one short
-   * statement through the `created_at` index. Resolves to how many went.
-   */
-  async deleteBefore(before: number, limit: number): Promise<number> {
-    const result = await this.db
-      .deleteFrom('usage_log_bodies')
-      .where('request_id', 'in', (eb) =>
-        eb
-          .selectFrom('usage_log_bodies')
-          .select('request_id')
-          .where('created_at', '<', before)
-          .orderBy('created_at')
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 }

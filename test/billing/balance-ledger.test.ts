@@ -309,7 +309,7 @@ describe('logged bodies in the record batches', () => {
     let dropped = 0;
     const ledger = new BalanceLedger(money, 'owner', {
       storeIntervalMs: 60_000,
-      onBodyDropped: () => dropped++,
+      onBodyDropped: (count) => (dropped += count),
     });
     ledger.logBody(body('poison'));
     for (let attempt = 0; attempt < 3; attempt += 1) await expect(ledger.storeRecords()).rejects.toThrow();
@@ -326,7 +326,7 @@ describe('logged bodies in the record batches', () => {
     let dropped = 0;
     const ledger = new BalanceLedger(money, 'owner', {
       storeIntervalMs: 60_000,
-      onBodyDropped: () => dropped++,
+      onBodyDropped: (count) => (dropped += count),
     });
     const large = { ...body('large'), requestBody: 'x'.repeat(40 * 1024 * 1024) };
     ledger.logBody(large);

@@ -3,7 +3,7 @@ import type { Logger } from '../../src/observability/logger.js';
 import type { Store } from '../../src/store/database.js';
 import { JobLeasesRepository } from '../../src/store/job-leases-repository.js';
 import { RetentionJob, type RetainedTable } from '../../src/store/retention-job.js';
-import { deleteUsageLogsBefore } from '../../src/store/usage-log-retention.js';
+import { deleteOldestRows } from '../../src/store/delete-oldest-rows.js';
 import { storeVariants } from '../helpers/test-stores.js';
 import { usageRecord } from '../helpers/usage-record.js';
 
@@ -60,7 +60,7 @@ describe.each(storeVariants())('log retention on $name', (variant) => {
     const table: RetainedTable = {
       name: 'usage_logs',
       retentionDays: days,
-      deleteBefore: (before, limit) => deleteUsageLogsBefore(store.db, { before, limit }),
+      deleteBefore: (before, limit) => deleteOldestRows(store.db, 'usage_logs', { before, limit }),
     };
     const retention = new RetentionJob({
       tables: [table],

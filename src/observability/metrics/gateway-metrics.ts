@@ -52,7 +52,7 @@ export class GatewayMetrics {
   private readonly guardrails: TallyFamily;
   private readonly retentionCaughtUp: Gauge;
   private readonly retentionLastBatch: Gauge;
-  private readonly bodiesDropped: Counter;
+  private readonly bodiesDroppedTotal: Counter;
   private readonly billing: LabelledChildren<ModelBilling>;
   private readonly durations: BucketFamily;
   private readonly firstBytes: BucketFamily;
@@ -147,7 +147,7 @@ export class GatewayMetrics {
       registers,
       aggregator: 'max',
     });
-    this.bodiesDropped = new Counter({
+    this.bodiesDroppedTotal = new Counter({
       name: 'gateway_logged_bodies_dropped_total',
       help: 'Request and response bodies not stored: the database could not take them while too many waited, or they failed where the usage records they came with did not.',
       registers,
@@ -228,8 +228,8 @@ export class GatewayMetrics {
   }
 
   /** One batch of log retention: how many records of `table` it deleted, and whether it found the last. */
-  bodyDropped(): void {
-    this.bodiesDropped.inc();
+  bodiesDropped(count: number): void {
+    this.bodiesDroppedTotal.inc(count);
   }
 
   retentionBatch(table: string, deleted: number, caughtUp: boolean): void {
