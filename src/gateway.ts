@@ -21,6 +21,7 @@ import { RoutingCatalog } from './routing/routing-catalog.js';
 import type { GatewayServices } from './services.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
+import { applyConfigAtStart } from './config-file/apply-config-at-start.js';
 import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
@@ -64,12 +65,19 @@ export async function createGateway(
   });
   try {
     await migrateToLatest(store);
+    // A cluster's primary applies the file once for its workers.
+    const configTopics =
+      environment.configFile && !options.primary
+        ? await applyConfigAtStart(store, environment.configFile, logger)
+        : [];
     const repositories = createRepositories(store);
     const { changes, rateLimiter, healthSync, stickyStore, loginThrottle } = await openSharedState({
       redisUrl: environment.redisUrl,
       primary: options.primary,
       logger,
     });
+    // Instances already serving reload what the file changed.
+    for (const topic of configTopics) await changes.publish(topic);
     const settings = await LiveSettings.load({
       repository: repositories.settings,
       fromEnvironment: environment.settings,

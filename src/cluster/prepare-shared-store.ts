@@ -3,6 +3,8 @@ import type { Environment } from '../config/environment.js';
 import { openStore, type DialectName } from '../store/database.js';
 import { KeyValueRepository } from '../store/key-value-repository.js';
 import { migrateToLatest } from '../store/migrate.js';
+import { applyConfigAtStart } from '../config-file/apply-config-at-start.js';
+import type { Logger } from '../observability/logger.js';
 
 export interface SharedStore {
   dialect: DialectName;
@@ -13,11 +15,11 @@ export interface SharedStore {
 
 /**
  * What the primary does once for all its workers, before it forks them: migrates the database
- * (so workers never race to), generates the admin token on the first start (so it is printed
+ * (so workers never race to) and applies the configuration file, generates the admin token on the first start (so it is printed
  * once, not once per worker), and, on SQLite, keeps the store open for the one process that
  * checkpoints the write-ahead log.
  */
-export async function prepareSharedStore(environment: Environment): Promise<SharedStore> {
+export async function prepareSharedStore(environment: Environment, logger: Logger): Promise<SharedStore> {
   if (!environment.databaseUrl && environment.dataDir === ':memory:')
     throw new Error(
       'GATEWAY_WORKERS above 1 needs a database the workers share: a data folder or DATABASE_URL',
@@ -29,6 +31,7 @@ export async function prepareSharedStore(environment: Environment): Promise<Shar
   });
   try {
     await migrateToLatest(store);
+    if (environment.configFile) await applyConfigAtStart(store, environment.configFile, logger);
     const { generatedToken } = await AdminAuthenticator.initialize({
       systemState: new KeyValueRepository(store.db, 'system_state'),
       environmentToken: environment.adminToken,

@@ -18,7 +18,7 @@ const DRAIN_MARGIN_MS = 15_000;
  * workers share without Redis (rate counters, the change and health relays).
  */
 export async function runPrimary(environment: Environment, logger: Logger): Promise<void> {
-  const store = await prepareSharedStore(environment);
+  const store = await prepareSharedStore(environment, logger);
   printGeneratedAdminToken(store.generatedAdminToken);
   const supervisor = new WorkerSupervisor({
     count: environment.workers,

@@ -29,6 +29,8 @@ export interface Environment {
   settings: Partial<Settings>;
   /** Log format, metrics access, tracing, shutdown drain. */
   observability: ObservabilityEnvironment;
+  /** The configuration file applied at start (`GATEWAY_CONFIG_FILE`, admin-api section 13). */
+  configFile: string | undefined;
 }
 
 export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
@@ -46,6 +48,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
     workers: readWorkerCount(env.GATEWAY_WORKERS),
     settings: readSettingVariables(env),
     observability: readObservabilityEnvironment(env),
+    configFile: env.GATEWAY_CONFIG_FILE || undefined,
   };
 }
 

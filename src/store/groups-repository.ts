@@ -35,6 +35,11 @@ export class GroupsRepository {
     return row && toGroup(row);
   }
 
+  async delete(name: string): Promise<GroupRecord | undefined> {
+    const row = await this.db.deleteFrom('groups').where('name', '=', name).returningAll().executeTakeFirst();
+    return row && toGroup(row);
+  }
+
   /**
    * Creates the group from the defaults and the given members, or changes only those members of
    * a stored one, in one statement, so concurrent writes of different members never undo each other.

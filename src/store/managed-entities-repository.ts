@@ -46,6 +46,16 @@ export class ManagedEntitiesRepository {
     return row !== undefined;
   }
 
+  /** Marks who owns one entity; the configuration file's apply is the only writer. */
+  async mark(kind: ManagedKind, naturalKey: string, managed: 'config' | 'api'): Promise<void> {
+    const { table, key } = MANAGED_KINDS[kind];
+    await this.db
+      .updateTable(table as 'channels')
+      .set({ managed })
+      .where(sql<boolean>`${sql.ref(key)} = ${naturalKey}`)
+      .execute();
+  }
+
   /** The file the last apply read, or null when no file manages anything. */
   async configFile(): Promise<string | null> {
     const row = await this.db
