@@ -119,6 +119,10 @@ function openPostgres(connectionString: string, schema: string | undefined): Sto
   // unheard, pg would throw it as an uncaught exception. The next query connects anew, or fails
   // and says so (the readiness check reports the database down).
   pool.on('error', () => undefined);
+  // The same for a connection in use: pg reports its loss to the query (which fails and says so)
+  // and then again as an `error` event of the client, which nobody else hears while it is checked
+  // out.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool,
