@@ -21,7 +21,7 @@ import { RoutingCatalog } from './routing/routing-catalog.js';
 import type { GatewayServices } from './services.js';
 import { openStore } from './store/database.js';
 import { migrateToLatest } from './store/migrate.js';
-import { applyConfigAtStart } from './config-file/apply-config-at-start.js';
+import { applyConfigAtStart, reapplyConfigFile } from './config-file/apply-config-at-start.js';
 import { createRepositories } from './store/repositories.js';
 import { openMoneyLedger } from './store/open-money-ledger.js';
 import { LeasesRepository } from './store/leases-repository.js';
@@ -38,6 +38,8 @@ export interface Gateway {
   services: GatewayServices;
   /** The admin token generated on this first start, to be shown once. */
   generatedAdminToken: string | undefined;
+  /** Reads `GATEWAY_CONFIG_FILE` again and applies it (`SIGHUP`); an invalid file changes nothing. */
+  reloadConfigFile(): Promise<void>;
   /** Stops accepting, lets open requests finish within the grace period, then writes what is pending. */
   close(graceMs?: number): Promise<void>;
 }
@@ -193,10 +195,16 @@ export async function createGateway(
       onUnexpectedError: (error, request) =>
         logger.error({ err: error, requestId: request.id, url: request.url }, 'unexpected error'),
     });
+    // One apply at a time: a second signal waits for the first apply to end.
+    let reloading = Promise.resolve();
     return {
       app,
       services,
       generatedAdminToken: generatedToken,
+      reloadConfigFile: () =>
+        (reloading = reloading.then(() =>
+          reapplyConfigFile(store, environment.configFile, logger, (topic) => changes.publish(topic)),
+        )),
       close: (graceMs = environment.shutdownGraceMs) => shutDown(services, app, graceMs),
     };
   } catch (error) {

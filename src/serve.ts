@@ -48,4 +48,9 @@ export async function serve(environment: Environment, logger: Logger): Promise<v
   }
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // The configuration file is read again; in a cluster the primary does it once for its workers.
+  process.on('SIGHUP', () => {
+    if (primary) logger.debug({ pid: process.pid }, 'SIGHUP: the primary applies the configuration file');
+    else void gateway.reloadConfigFile();
+  });
 }

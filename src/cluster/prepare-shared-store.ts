@@ -3,13 +3,16 @@ import type { Environment } from '../config/environment.js';
 import { openStore, type DialectName } from '../store/database.js';
 import { KeyValueRepository } from '../store/key-value-repository.js';
 import { migrateToLatest } from '../store/migrate.js';
-import { applyConfigAtStart } from '../config-file/apply-config-at-start.js';
+import { applyConfigAtStart, reapplyConfigFile } from '../config-file/apply-config-at-start.js';
+import type { ChangeTopic } from '../events/change-feed.js';
 import type { Logger } from '../observability/logger.js';
 
 export interface SharedStore {
   dialect: DialectName;
   /** The admin token generated on this first start, to be shown once. */
   generatedAdminToken: string | undefined;
+  /** `SIGHUP`: the configuration file applied again, once for all the workers, who hear through `announce`. */
+  reapplyConfigFile(announce: (topic: ChangeTopic) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,9 +40,24 @@ export async function prepareSharedStore(environment: Environment, logger: Logge
       environmentToken: environment.adminToken,
     });
     if (!store.sqlite) await store.close();
+    const open = () =>
+      openStore({
+        databaseUrl: environment.databaseUrl,
+        dataDir: environment.dataDir,
+        postgresSchema: environment.databaseSchema,
+      });
     return {
       dialect: store.dialect,
       generatedAdminToken: generatedToken,
+      async reapplyConfigFile(announce) {
+        // On SQLite the store stays open; a PostgreSQL pool is opened for the apply alone.
+        const applyStore = store.sqlite ? store : open();
+        try {
+          await reapplyConfigFile(applyStore, environment.configFile, logger, announce);
+        } finally {
+          if (applyStore !== store) await applyStore.close();
+        }
+      },
       close: async () => {
         if (store.sqlite) await store.close();
       },

@@ -87,6 +87,11 @@ export class PrimaryHub {
     link.onNotice('listening', ({ address }) => this.options.onListening?.(workerId, address));
   }
 
+  /** A change the primary made itself (the configuration file): every worker reloads, or will when it joins. */
+  announce(topic: ChangeTopic): Promise<void> {
+    return this.relayChange(undefined, topic);
+  }
+
   /** The worker is gone: calls waiting on it fail, and changes no longer wait for it. */
   detach(workerId: number): void {
     this.members.get(workerId)?.link.close();
@@ -109,7 +114,7 @@ export class PrimaryHub {
     );
   }
 
-  private async relayChange(from: number, topic: ChangeTopic): Promise<void> {
+  private async relayChange(from: number | undefined, topic: ChangeTopic): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const [workerId, member] of this.members) {
       if (workerId === from) continue;

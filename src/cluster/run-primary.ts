@@ -3,6 +3,8 @@ import type { Logger } from '../observability/logger.js';
 import { printGeneratedAdminToken } from '../serve.js';
 import { prepareSharedStore } from './prepare-shared-store.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
+import type { ChangeTopic } from '../events/change-feed.js';
+import { RedisChangeFeed } from '../events/redis-change-feed.js';
 
 /**
  * A worker's stop takes the drain period (`/readyz` failing while requests are still taken), the
@@ -39,6 +41,12 @@ export async function runPrimary(environment: Environment, logger: Logger): Prom
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  let reloading = Promise.resolve();
+  process.on('SIGHUP', () => {
+    reloading = reloading.then(() =>
+      store.reapplyConfigFile((topic) => announceChange(supervisor, environment.redisUrl, topic, logger)),
+    );
+  });
 
   try {
     const address = await supervisor.start();
@@ -50,5 +58,27 @@ export async function runPrimary(environment: Environment, logger: Logger): Prom
     if (stopping) return;
     logger.error({ err: error }, 'the gateway workers could not start');
     await stop('start failure', true);
+  }
+}
+
+/**
+ * A change the primary made: this machine's workers reload before it goes on, and with Redis every
+ * other instance hears of it too, as from a change made through the management API.
+ */
+async function announceChange(
+  supervisor: WorkerSupervisor,
+  redisUrl: string | undefined,
+  topic: ChangeTopic,
+  logger: Logger,
+): Promise<void> {
+  await supervisor.hub.announce(topic);
+  if (!redisUrl) return;
+  const feed = await RedisChangeFeed.connect(redisUrl, (error, context) =>
+    logger.warn({ err: error, context }, 'change feed trouble'),
+  );
+  try {
+    await feed.publish(topic);
+  } finally {
+    await feed.close();
   }
 }

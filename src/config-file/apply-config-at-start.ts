@@ -4,17 +4,14 @@ import type { Store } from '../store/database.js';
 import { applyConfigFile } from './apply-config-file.js';
 import { readConfigFile } from './read-config-file.js';
 
-/**
- * `GATEWAY_CONFIG_FILE` at start (admin-api section 13), before anything serves: read, checked and
- * applied. An invalid file stops the start with its first error, at its place in the file (every
- * error is logged). Resolves to the change topics that other instances' caches must hear.
- */
-export async function applyConfigAtStart(store: Store, file: string, logger: Logger): Promise<ChangeTopic[]> {
+type Applied = { ok: true; topics: ChangeTopic[] } | { ok: false; errors: string[] };
+
+/** Reads, checks and applies the file; logs every error of an invalid one, or what changed. */
+async function readAndApply(store: Store, file: string, logger: Logger): Promise<Applied> {
   const reading = await readConfigFile(file, process.env);
   if (!reading.ok) {
     for (const error of reading.errors) logger.error({ file }, `configuration file: ${error}`);
-    const more = reading.errors.length > 1 ? ` (and ${reading.errors.length - 1} more)` : '';
-    throw new Error(`configuration file ${file}: ${reading.errors[0]}${more}`);
+    return { ok: false, errors: reading.errors };
   }
   const { changes, topics } = await applyConfigFile(store, file, reading.config);
   const count = (action: string) => changes.filter((change) => change.action === action).length;
@@ -22,5 +19,47 @@ export async function applyConfigAtStart(store: Store, file: string, logger: Log
     { file, created: count('create'), changed: count('change'), deleted: count('delete') },
     'configuration file applied',
   );
-  return topics;
+  return { ok: true, topics };
+}
+
+/**
+ * `GATEWAY_CONFIG_FILE` at start (admin-api section 13), before anything serves: read, checked and
+ * applied. An invalid file stops the start with its first error, at its place in the file (every
+ * error is logged). Resolves to the change topics that other instances' caches must hear.
+ */
+export async function applyConfigAtStart(store: Store, file: string, logger: Logger): Promise<ChangeTopic[]> {
+  const applied = await readAndApply(store, file, logger);
+  if (applied.ok) return applied.topics;
+  const more = applied.errors.length > 1 ? ` (and ${applied.errors.length - 1} more)` : '';
+  throw new Error(`configuration file ${file}: ${applied.errors[0]}${more}`);
+}
+
+/**
+ * The file again, on `SIGHUP`, while serving: applied, and every topic it changed published, so
+ * that each cache that holds what changed reloads. An invalid file, or an apply that fails, leaves
+ * everything as it was and is logged; this never throws.
+ */
+export async function reapplyConfigFile(
+  store: Store,
+  file: string | undefined,
+  logger: Logger,
+  publish: (topic: ChangeTopic) => Promise<void>,
+): Promise<void> {
+  if (!file) {
+    logger.warn('SIGHUP: no configuration file to read (GATEWAY_CONFIG_FILE is not set)');
+    return;
+  }
+  try {
+    const applied = await readAndApply(store, file, logger);
+    if (!applied.ok) {
+      logger.error(
+        { file, errors: applied.errors.length },
+        'configuration file not applied: nothing changed',
+      );
+      return;
+    }
+    for (const topic of applied.topics) await publish(topic);
+  } catch (error) {
+    logger.error({ err: error, file }, 'configuration file not applied: nothing changed');
+  }
 }

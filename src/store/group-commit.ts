@@ -21,7 +21,8 @@ interface Entry {
  * The transaction begins `immediate`, taking the write lock first, so with other processes writing
  * to the same file it either gets the lock or changes nothing. A group refused as busy (another
  * process held the lock past the busy timeout) is rolled back whole and tried again on a timer,
- * ahead of the writes submitted since, instead of failing its requests.
+ * ahead of the writes submitted since, instead of failing its requests. While a transaction of
+ * the query builder is open on the same connection, the group waits for it to end.
  */
 export class GroupCommit {
   private queue: Entry[] = [];
@@ -29,7 +30,10 @@ export class GroupCommit {
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly applyAll: (entries: Entry[]) => unknown[];
 
-  constructor(database: SqliteDatabase.Database, pending?: GroupWrites) {
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    pending?: GroupWrites,
+  ) {
     const transaction = database.transaction((entries: Entry[]) => {
       pending?.begin();
       const results = entries.map((entry) => entry.run());
@@ -48,6 +52,12 @@ export class GroupCommit {
 
   private flush(): void {
     this.retryTimer = undefined;
+    // A query-builder transaction on this connection is waiting between its statements: a group
+    // begun now would nest inside it and vanish with it if it rolled back.
+    if (this.database.inTransaction) {
+      this.retryTimer = setTimeout(() => this.flush(), 1);
+      return;
+    }
     const entries = this.queue;
     this.queue = [];
     let results: unknown[];
