@@ -15,6 +15,7 @@ import { registerMyKeyRoutes } from './my-keys.js';
 import { registerMyUsageRoutes } from './my-usage.js';
 import { registerPriceRoutes } from './prices.js';
 import { registerSettingRoutes } from './settings.js';
+import { registerConfigFileRoute } from './config-file-route.js';
 import { SignInVerifier } from './sign-in-verifier.js';
 import { registerStatsRoutes } from './stats.js';
 import { registerUserRoutes } from './users.js';
@@ -68,6 +69,7 @@ export async function registerAdminRoutes(app: FastifyInstance, services: Gatewa
     registerPriceRoutes(group, services);
     registerGroupRoutes(group, services);
     registerSettingRoutes(group, services);
+    registerConfigFileRoute(group, services);
     registerLogRoutes(group, services);
     registerStatsRoutes(group, services);
     registerBudgetRoutes(group, services);

@@ -86,6 +86,19 @@ describe.each(gatewayStoreVariants())('entities managed by the configuration fil
     expect((await gw.admin('GET', '/guardrails')).body.data[0].managed).toBe('config');
   });
 
+  test('GET /api/config-file names the file and the settings it manages', async () => {
+    expect((await gw.admin('GET', '/config-file')).body).toEqual({ file: FILE, settings: ['retry_times'] });
+    const user = await gw.admin('POST', '/users', {
+      username: 'not-an-admin',
+      password: 'a-long-password-1',
+    });
+    const key = (await gw.admin('POST', '/keys', { user_id: user.body.id })).body.key;
+    const response = await fetch(`${gw.origin}/api/config-file`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(401);
+  });
+
   test('every write of a managed entity is 409, naming the file', async () => {
     await refused('PATCH', `/channels/${managedChannel}`, { priority: 5 });
     await refused('DELETE', `/channels/${managedChannel}`);
