@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql, type Kysely } from 'kysely';
+import { maskSecret } from '../admin/mask-secret.js';
 import type { ChangeTopic } from '../events/change-feed.js';
 import type { Store } from '../store/database.js';
 import {
@@ -16,14 +18,35 @@ import {
   modelsSync,
   pricesSync,
   virtualModelsSync,
+  type FileEntry,
   type KindSync,
 } from './entity-syncs.js';
+
+/** One member of a changed entity, as the file writes it; secrets masked. */
+export interface MemberChange {
+  member: string;
+  before: unknown;
+  after: unknown;
+}
 
 /** One entity an apply created, changed or deleted. */
 export interface ConfigChange {
   kind: ManagedKind;
   key: string;
-  action: 'create' | 'change' | 'delete';
+  /** `manage`: made through the API, as the file declares it, now the file's; `release`: a setting back to the API. */
+  action: 'create' | 'change' | 'delete' | 'manage' | 'release';
+  /** For a change: each member that differs. */
+  members?: MemberChange[];
+}
+
+/** Members shown masked wherever changes are shown. */
+const SECRET_MEMBERS: Partial<Record<ManagedKind, string>> = { channels: 'keys', settings: 'webhook_secret' };
+
+/** What an apply would do, found by applying and rolling back, so a plan is exactly what apply does. */
+class PlanOnly extends Error {
+  constructor(readonly changes: ConfigChange[]) {
+    super('plan only: rolled back');
+  }
 }
 
 const TOPICS: Record<ManagedKind, ChangeTopic> = {
@@ -49,8 +72,19 @@ export async function applyConfigFile(
   store: Store,
   file: string,
   config: ConfigFile,
+  options: { planOnly?: boolean } = {},
 ): Promise<{ changes: ConfigChange[]; topics: ChangeTopic[] }> {
-  const changes = await store.db.transaction().execute(async (trx) => {
+  const changes = await applyInTransaction(store, file, config, options.planOnly ?? false).catch(
+    (error: unknown) => {
+      if (error instanceof PlanOnly) return error.changes;
+      throw error;
+    },
+  );
+  return { changes, topics: [...new Set(changes.map((change) => TOPICS[change.kind]))] };
+}
+
+function applyInTransaction(store: Store, file: string, config: ConfigFile, planOnly: boolean) {
+  return store.db.transaction().execute(async (trx) => {
     if (store.dialect === 'postgres')
       await sql`select pg_advisory_xact_lock(hashtext('gateway configuration file ' || coalesce(current_schema(), '')))`.execute(
         trx,
@@ -69,9 +103,26 @@ export async function applyConfigFile(
       applied.push(...(await syncSettings(trx, repositories.managedEntities, config.settings, config.prune)));
     if ((await repositories.systemState.get(CONFIG_FILE_STATE)) !== file)
       await repositories.systemState.put(CONFIG_FILE_STATE, file);
+    if (planOnly) throw new PlanOnly(applied);
     return applied;
   });
-  return { changes, topics: [...new Set(changes.map((change) => TOPICS[change.kind]))] };
+}
+
+/** The members of `after` that differ from `before` (both as the file writes them). */
+function memberChanges(kind: ManagedKind, before: FileEntry, after: FileEntry): MemberChange[] {
+  const changes: MemberChange[] = [];
+  for (const member of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (isDeepStrictEqual(before[member] ?? null, after[member] ?? null)) continue;
+    const shown = (value: unknown) => (SECRET_MEMBERS[kind] === member ? masked(value) : (value ?? null));
+    changes.push({ member, before: shown(before[member]), after: shown(after[member]) });
+  }
+  return changes;
+}
+
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return maskSecret(value);
+  if (Array.isArray(value)) return value.map(masked);
+  return value ?? null;
 }
 
 async function syncKind<Entity>(owners: ManagedEntitiesRepository, sync: KindSync<Entity>, prune: boolean) {
@@ -89,8 +140,9 @@ async function syncKind<Entity>(owners: ManagedEntitiesRepository, sync: KindSyn
       changes.push({ kind: sync.kind, key, action: 'create' });
     } else if (!sync.same(entity, current)) {
       await sync.change(entity, current);
-      changes.push({ kind: sync.kind, key, action: 'change' });
-    }
+      const members = memberChanges(sync.kind, sync.entry(current), sync.entry(entity));
+      changes.push({ kind: sync.kind, key, action: 'change', members });
+    } else if (!managed.has(key)) changes.push({ kind: sync.kind, key, action: 'manage' });
     if (!managed.has(key)) await owners.mark(sync.kind, key, 'config');
   }
   for (const [key, entity] of stored) {
@@ -126,7 +178,19 @@ async function syncSettings(
         .values({ name, value: text, managed: 'config' })
         .onConflict((conflict) => conflict.column('name').doUpdateSet({ value: text, managed: 'config' }))
         .execute();
-      if (stored.get(name) !== text) changes.push({ kind: 'settings', key: name, action: 'change' });
+      const before = stored.get(name);
+      if (before !== text)
+        changes.push({
+          kind: 'settings',
+          key: name,
+          action: 'change',
+          members: memberChanges(
+            'settings',
+            { [name]: before === undefined ? undefined : JSON.parse(before) },
+            { [name]: value },
+          ),
+        });
+      else changes.push({ kind: 'settings', key: name, action: 'manage' });
     }
   }
   for (const name of stored.keys()) {
@@ -134,7 +198,10 @@ async function syncSettings(
     if (prune) {
       await db.deleteFrom('settings').where('name', '=', name).execute();
       changes.push({ kind: 'settings', key: name, action: 'delete' });
-    } else if (managed.has(name)) await owners.mark('settings', name, 'api');
+    } else if (managed.has(name)) {
+      await owners.mark('settings', name, 'api');
+      changes.push({ kind: 'settings', key: name, action: 'release' });
+    }
   }
   return changes;
 }

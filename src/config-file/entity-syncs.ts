@@ -9,6 +9,11 @@ import type { PriceRecord } from '../store/prices-repository.js';
 import type { Repositories } from '../store/repositories.js';
 import type { VirtualModelRecord } from '../store/virtual-models-repository.js';
 import type { ConfigFile } from './config-file-schema.js';
+import { serializeGroup } from '../admin/serialize-group.js';
+import { serializeGuardrail } from '../admin/serialize-guardrail.js';
+import { serializeModelMetadata } from '../admin/serialize-model-metadata.js';
+import { serializePrice } from '../admin/serialize-price.js';
+import { serializeVirtualModel } from '../admin/serialize-virtual-model.js';
 
 /** How one kind of entity is brought to what the file declares, each entry as its repository takes it. */
 export interface KindSync<Entity> {
@@ -18,12 +23,17 @@ export interface KindSync<Entity> {
   keyOf(entity: Entity): string;
   /** Whether the stored entity already is what the file declares. */
   same(desired: Entity, stored: Entity): boolean;
+  /** The entity as the file writes it (and the API takes it); channel keys as given, unmasked. */
+  entry(entity: Entity): FileEntry;
   create(entity: Entity): Promise<unknown>;
   change(desired: Entity, stored: Entity): Promise<unknown>;
   remove(stored: Entity): Promise<unknown>;
 }
 
 type Entries<Kind extends keyof ConfigFile> = NonNullable<ConfigFile[Kind]>;
+
+/** One entry of a list of the file, members in the API's names. */
+export type FileEntry = Record<string, unknown>;
 
 /** Compared as the API would show them: members left `undefined` do not count. */
 function sameJson(left: unknown, right: unknown): boolean {
@@ -50,6 +60,7 @@ export async function groupsSync(
     stored: await groups.all(),
     keyOf: (group) => group.name,
     same: sameJson,
+    entry: serializeGroup,
     create: (group) => groups.put(group),
     change: (group) => groups.put(group),
     remove: (group) => groups.delete(group.name),
@@ -74,6 +85,7 @@ export async function pricesSync(
     stored: await prices.all(),
     keyOf: (price) => price.model,
     same: sameJson,
+    entry: serializePrice,
     create: (price) => prices.put(price),
     change: (price) => prices.put(price),
     remove: (price) => prices.delete(price.model),
@@ -96,6 +108,7 @@ export async function modelsSync(
     stored: await modelMetadata.all(),
     keyOf: (metadata) => metadata.model,
     same: sameJson,
+    entry: serializeModelMetadata,
     create: (metadata) => modelMetadata.put(metadata),
     change: (metadata) => modelMetadata.put(metadata),
     remove: (metadata) => modelMetadata.delete(metadata.model),
@@ -147,6 +160,20 @@ export async function channelsSync(
         status:
           current.status === 'auto_disabled' && desired.status === 'enabled' ? 'enabled' : current.status,
       }),
+    entry: (channel) => ({
+      name: channel.name,
+      type: channel.type,
+      base_url: channel.baseUrl,
+      keys: channel.keys,
+      models: channel.models,
+      model_mapping: channel.modelMapping,
+      groups: channel.groups,
+      priority: channel.priority,
+      weight: channel.weight,
+      endpoints: channel.endpoints,
+      status: channel.status,
+      config: channel.config,
+    }),
     create: (channel) => channels.create(declared(channel)),
     change: (channel, current) => channels.update(current.id!, declared(channel)),
     remove: (channel) => channels.delete(channel.id!),
@@ -170,6 +197,7 @@ export async function virtualModelsSync(
     stored: await virtualModels.all(),
     keyOf: (model) => model.name,
     same: sameJson,
+    entry: serializeVirtualModel,
     create: (model) => virtualModels.create(model),
     change: (model) => virtualModels.replace(model),
     remove: (model) => virtualModels.delete(model.name),
@@ -201,6 +229,10 @@ export async function guardrailsSync(
     stored: await guardrails.all(),
     keyOf: (guardrail) => guardrail.name,
     same: (desired, current) => sameJson(declared(desired), declared(current)),
+    entry: (guardrail) => {
+      const { id: _id, created_at: _createdAt, ...entry } = serializeGuardrail(guardrail as GuardrailRecord);
+      return entry;
+    },
     create: (guardrail) => guardrails.create(declared(guardrail)),
     change: (guardrail, current) =>
       guardrails.replace({ ...declared(guardrail), id: current.id!, createdAt: current.createdAt! }),

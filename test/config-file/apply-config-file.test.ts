@@ -45,7 +45,12 @@ describe.each(storeVariants())('applying a configuration file on $name', (varian
   test('creates what the file declares, marks it, and a second apply writes nothing', async () => {
     const first = await applyConfigFile(store, FILE, config(BASE));
     expect(first.changes.filter((change) => change.action === 'create')).toHaveLength(7);
-    expect(first.changes).toContainEqual({ kind: 'settings', key: 'retry_times', action: 'change' });
+    expect(first.changes).toContainEqual({
+      kind: 'settings',
+      key: 'retry_times',
+      action: 'change',
+      members: [{ member: 'retry_times', before: null, after: 4 }],
+    });
     expect(first.topics.sort()).toEqual(['channels', 'groups', 'guardrails', 'models', 'prices', 'settings']);
     const channels = await repositories.channels.all();
     expect(channels.find((channel) => channel.name === 'openai')).toMatchObject({
@@ -86,7 +91,12 @@ describe.each(storeVariants())('applying a configuration file on $name', (varian
     const { changes } = await applyConfigFile(store, FILE, edited);
     expect(changes).toEqual(
       expect.arrayContaining([
-        { kind: 'channels', key: 'claude', action: 'change' },
+        {
+          kind: 'channels',
+          key: 'claude',
+          action: 'change',
+          members: [{ member: 'priority', before: 2, after: 5 }],
+        },
         { kind: 'channels', key: 'openai', action: 'delete' },
       ]),
     );
@@ -111,16 +121,44 @@ describe.each(storeVariants())('applying a configuration file on $name', (varian
   test('an entity the API made is taken over by a file that declares it; a setting it drops is the API’s again', async () => {
     await repositories.groups.put({ name: 'vip', ratio: 0.8 });
     const { changes } = await applyConfigFile(store, FILE, config(BASE));
-    expect(changes.some((change) => change.kind === 'groups')).toBe(false);
+    expect(changes.filter((change) => change.kind === 'groups')).toEqual([
+      { kind: 'groups', key: 'vip', action: 'manage' },
+    ]);
     expect(await repositories.managedEntities.isManaged('groups', 'vip')).toBe(true);
 
-    await applyConfigFile(
+    const dropped = await applyConfigFile(
       store,
       FILE,
       config(BASE.replace('settings:\n  retry_times: 4\n', 'settings: {}\n')),
     );
+    expect(dropped.changes).toEqual([{ kind: 'settings', key: 'retry_times', action: 'release' }]);
     expect(await repositories.managedEntities.isManaged('settings', 'retry_times')).toBe(false);
     expect(await repositories.settings.get('retry_times')).toBe('4');
+  });
+
+  test('a plan is what apply would do, member by member with keys masked, and writes nothing', async () => {
+    await applyConfigFile(store, FILE, config(BASE));
+    const before = await repositories.channels.all();
+    const edited = config(
+      BASE.replace('priority: 2', 'priority: 7').replace('${OPENAI_KEY}', 'sk-a-new-key-of-some-length'),
+    );
+    const plan = await applyConfigFile(store, FILE, edited, { planOnly: true });
+    expect(plan.changes).toEqual([
+      {
+        kind: 'channels',
+        key: 'openai',
+        action: 'change',
+        members: [{ member: 'keys', before: ['sk-f...ment'], after: ['sk-a...ngth'] }],
+      },
+      {
+        kind: 'channels',
+        key: 'claude',
+        action: 'change',
+        members: [{ member: 'priority', before: 2, after: 7 }],
+      },
+    ]);
+    expect(await repositories.channels.all()).toEqual(before);
+    expect((await applyConfigFile(store, FILE, edited)).changes).toEqual(plan.changes);
   });
 
   // Stores of the SQLite variant are each in memory: only PostgreSQL can be shared by several.
