@@ -1,10 +1,10 @@
 import type { ChangeTopic } from '../events/change-feed.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/database.js';
-import { applyConfigFile } from './apply-config-file.js';
+import { applyConfigFile, declaredTopics } from './apply-config-file.js';
 import { readConfigFile } from './read-config-file.js';
 
-type Applied = { ok: true; topics: ChangeTopic[] } | { ok: false; errors: string[] };
+type Applied = { ok: true; topics: ChangeTopic[]; declared: ChangeTopic[] } | { ok: false; errors: string[] };
 
 /** Reads, checks and applies the file; logs every error of an invalid one, or what changed. */
 async function readAndApply(store: Store, file: string, logger: Logger): Promise<Applied> {
@@ -19,7 +19,7 @@ async function readAndApply(store: Store, file: string, logger: Logger): Promise
     { file, created: count('create'), changed: count('change'), deleted: count('delete') },
     'configuration file applied',
   );
-  return { ok: true, topics };
+  return { ok: true, topics, declared: declaredTopics(reading.config) };
 }
 
 /**
@@ -35,9 +35,10 @@ export async function applyConfigAtStart(store: Store, file: string, logger: Log
 }
 
 /**
- * The file again, on `SIGHUP`, while serving: applied, and every topic it changed published, so
- * that each cache that holds what changed reloads. An invalid file, or an apply that fails, leaves
- * everything as it was and is logged; this never throws.
+ * The file again, on `SIGHUP`, while serving: applied, and the topic of every kind it declares
+ * published, so that each cache of those kinds reloads, whether this apply changed them or one
+ * made elsewhere did (`model-gateway config apply` without Redis). An invalid file, or an apply
+ * that fails, leaves everything as it was and is logged; this never throws.
  */
 export async function reapplyConfigFile(
   store: Store,
@@ -58,7 +59,7 @@ export async function reapplyConfigFile(
       );
       return;
     }
-    for (const topic of applied.topics) await publish(topic);
+    for (const topic of applied.declared) await publish(topic);
   } catch (error) {
     logger.error({ err: error, file }, 'configuration file not applied: nothing changed');
   }

@@ -42,6 +42,12 @@ export interface ConfigChange {
 /** Members shown masked wherever changes are shown. */
 const SECRET_MEMBERS: Partial<Record<ManagedKind, string>> = { channels: 'keys', settings: 'webhook_secret' };
 
+/** The change topics of every kind the file declares. */
+export function declaredTopics(config: ConfigFile): ChangeTopic[] {
+  const kinds = (Object.keys(TOPICS) as ManagedKind[]).filter((kind) => config[kind] !== undefined);
+  return [...new Set(kinds.map((kind) => TOPICS[kind]))];
+}
+
 /** What an apply would do, found by applying and rolling back, so a plan is exactly what apply does. */
 class PlanOnly extends Error {
   constructor(readonly changes: ConfigChange[]) {

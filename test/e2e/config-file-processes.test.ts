@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ensureGatewayBuilt,
+  repositoryRoot,
   startBuiltGateway,
   stopBuiltGateway,
   type BuiltGateway,
@@ -162,6 +164,24 @@ describe.each(variants)('a configuration file on $name', (variant) => {
     const [channel] = (await call(gateway, 'GET', '/api/channels')).data;
     expect(channel).toMatchObject({ id: channelId, models: ['m1', 'm2'] });
   });
+
+  test('a file applied by `model-gateway config apply` is served after SIGHUP', async () => {
+    writeFileSync(configFile, configText(['m1', 'm2', 'm6']));
+    const applied = spawnSync(
+      process.execPath,
+      [path.join(repositoryRoot, 'dist/cli.js'), 'config', 'apply', configFile],
+      { env: { PATH: process.env.PATH ?? '', ...environment }, encoding: 'utf8' },
+    );
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Running gateways see the changes after SIGHUP or a restart.');
+    for (const list of await listedEverywhere(gateway, key)) expect(list).toEqual(['m1', 'm2']);
+    gateway.child.kill('SIGHUP');
+    await waitFor(
+      () => listedEverywhere(gateway, key),
+      (lists) => lists.every((list) => list.join() === 'm1,m2,m6'),
+      { timeoutMs: 10_000, what: 'm6 listed by every process' },
+    );
+  });
 });
 
 describe.runIf(databaseUrl)('several instances on one PostgreSQL', () => {
@@ -200,11 +220,27 @@ describe.runIf(databaseUrl)('several instances on one PostgreSQL', () => {
     const { key } = await call(instances[0]!, 'POST', '/api/keys', { user_id: user.id });
     writeFileSync(configFile, configText(['m1', 'm4']));
     instances[0]!.child.kill('SIGHUP');
-    for (const instance of instances)
-      await waitFor(
-        () => listedEverywhere(instance, key, 1),
-        ([list]) => list!.join() === 'm1,m4',
-        { timeoutMs: 10_000, what: 'm4 listed by every instance' },
-      );
+    const allList = async (models: string) => {
+      for (const instance of instances)
+        await waitFor(
+          () => listedEverywhere(instance, key, 1),
+          ([list]) => list!.join() === models,
+          { timeoutMs: 10_000, what: `${models} listed by every instance` },
+        );
+    };
+    await allList('m1,m4');
+
+    // `model-gateway config apply` from elsewhere: the instances hear of it through Redis too.
+    writeFileSync(configFile, configText(['m1', 'm5']));
+    const applied = spawnSync(
+      process.execPath,
+      [path.join(repositoryRoot, 'dist/cli.js'), 'config', 'apply', configFile],
+      {
+        env: { PATH: process.env.PATH ?? '', ...environment },
+        encoding: 'utf8',
+      },
+    );
+    expect(applied.status, applied.stderr).toBe(0);
+    await allList('m1,m5');
   });
 });

@@ -83,14 +83,15 @@ export interface BuiltGateway {
 }
 
 /**
- * Starts `dist/main.js` with only the given environment (and PATH), and Node's own `nodeArguments`
- * before the script, and waits for its ready line.
+ * Starts `dist/main.js` (or another `script` that serves) with only the given environment (and
+ * PATH), and Node's own `nodeArguments` before the script, and waits for its ready line.
  */
 export async function startBuiltGateway(
   env: Record<string, string>,
   nodeArguments: string[] = [],
+  script = 'dist/main.js',
 ): Promise<BuiltGateway> {
-  const child = spawn(process.execPath, [...nodeArguments, 'dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArguments, script], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
   });
