@@ -203,7 +203,9 @@ export async function createGateway(
       generatedAdminToken: generatedToken,
       reloadConfigFile: () =>
         (reloading = reloading.then(() =>
-          reapplyConfigFile(store, environment.configFile, logger, (topic) => changes.publish(topic)),
+          reapplyConfigFile(store, environment.configFile, logger, async (topics) => {
+            for (const topic of topics) await changes.publish(topic);
+          }),
         )),
       close: (graceMs = environment.shutdownGraceMs) => shutDown(services, app, graceMs),
     };

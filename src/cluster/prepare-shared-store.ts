@@ -11,8 +11,10 @@ export interface SharedStore {
   dialect: DialectName;
   /** The admin token generated on this first start, to be shown once. */
   generatedAdminToken: string | undefined;
+  /** What the configuration file changed at this start, for the instances already serving. */
+  configTopics: ChangeTopic[];
   /** `SIGHUP`: the configuration file applied again, once for all the workers, who hear through `announce`. */
-  reapplyConfigFile(announce: (topic: ChangeTopic) => Promise<void>): Promise<void>;
+  reapplyConfigFile(announce: (topics: ChangeTopic[]) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,9 @@ export async function prepareSharedStore(environment: Environment, logger: Logge
   });
   try {
     await migrateToLatest(store);
-    if (environment.configFile) await applyConfigAtStart(store, environment.configFile, logger);
+    const configTopics = environment.configFile
+      ? await applyConfigAtStart(store, environment.configFile, logger)
+      : [];
     const { generatedToken } = await AdminAuthenticator.initialize({
       systemState: new KeyValueRepository(store.db, 'system_state'),
       environmentToken: environment.adminToken,
@@ -49,6 +53,7 @@ export async function prepareSharedStore(environment: Environment, logger: Logge
     return {
       dialect: store.dialect,
       generatedAdminToken: generatedToken,
+      configTopics,
       async reapplyConfigFile(announce) {
         // On SQLite the store stays open; a PostgreSQL pool is opened for the apply alone.
         const applyStore = store.sqlite ? store : open();

@@ -44,11 +44,13 @@ export async function runPrimary(environment: Environment, logger: Logger): Prom
   let reloading = Promise.resolve();
   process.on('SIGHUP', () => {
     reloading = reloading.then(() =>
-      store.reapplyConfigFile((topic) => announceChange(supervisor, environment.redisUrl, topic, logger)),
+      store.reapplyConfigFile((topics) => announceChanges(supervisor, environment.redisUrl, topics, logger)),
     );
   });
 
   try {
+    // Instances already serving reload what the file changed (the workers load it at start).
+    await announceChanges(supervisor, environment.redisUrl, store.configTopics, logger);
     const address = await supervisor.start();
     logger.info(
       { address, workers: environment.workers, database: store.dialect },
@@ -62,22 +64,22 @@ export async function runPrimary(environment: Environment, logger: Logger): Prom
 }
 
 /**
- * A change the primary made: this machine's workers reload before it goes on, and with Redis every
- * other instance hears of it too, as from a change made through the management API.
+ * Changes the primary made: this machine's workers reload before it goes on, and with Redis every
+ * other instance hears of them too, as of a change made through the management API.
  */
-async function announceChange(
+async function announceChanges(
   supervisor: WorkerSupervisor,
   redisUrl: string | undefined,
-  topic: ChangeTopic,
+  topics: readonly ChangeTopic[],
   logger: Logger,
 ): Promise<void> {
-  await supervisor.hub.announce(topic);
-  if (!redisUrl) return;
+  for (const topic of topics) await supervisor.hub.announce(topic);
+  if (!redisUrl || topics.length === 0) return;
   const feed = await RedisChangeFeed.connect(redisUrl, (error, context) =>
     logger.warn({ err: error, context }, 'change feed trouble'),
   );
   try {
-    await feed.publish(topic);
+    for (const topic of topics) await feed.publish(topic);
   } finally {
     await feed.close();
   }

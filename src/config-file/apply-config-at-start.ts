@@ -44,7 +44,7 @@ export async function reapplyConfigFile(
   store: Store,
   file: string | undefined,
   logger: Logger,
-  publish: (topic: ChangeTopic) => Promise<void>,
+  publish: (topics: ChangeTopic[]) => Promise<void>,
 ): Promise<void> {
   if (!file) {
     logger.warn('SIGHUP: no configuration file to read (GATEWAY_CONFIG_FILE is not set)');
@@ -59,7 +59,7 @@ export async function reapplyConfigFile(
       );
       return;
     }
-    for (const topic of applied.declared) await publish(topic);
+    await publish(applied.declared);
   } catch (error) {
     logger.error({ err: error, file }, 'configuration file not applied: nothing changed');
   }

@@ -242,5 +242,10 @@ describe.runIf(databaseUrl)('several instances on one PostgreSQL', () => {
     );
     expect(applied.status, applied.stderr).toBe(0);
     await allList('m1,m5');
+
+    // A cluster's primary starting with a changed file: the instances already serving hear of it.
+    writeFileSync(configFile, configText(['m1', 'm7']));
+    instances.push(await startBuiltGateway({ ...environment, GATEWAY_WORKERS: '2' }));
+    await allList('m1,m7');
   });
 });
