@@ -11,6 +11,7 @@ export const queryKeys = {
   virtualModels: ['virtual-models'] as const,
   groups: ['groups'] as const,
   settings: ['settings'] as const,
+  configFile: ['config-file'] as const,
   logs: ['logs'] as const,
   logDetail: (scope: 'admin' | 'own', id: number) => ['logs', scope, 'detail', id] as const,
   // Under the owner's list: saving the owner reloads its windows too.

@@ -1,4 +1,4 @@
-/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8, 10, 11 and 12). Money in USD, times in Unix seconds. */
+/** Shapes of the management API (shared/spec/admin-api.md sections 2, 7, 8, 10, 11, 12 and 13). Money in USD, times in Unix seconds. */
 
 export type Role = 'user' | 'admin';
 export type Language = 'en' | 'zh-CN';
@@ -132,6 +132,18 @@ export interface KeyFields extends SpendLimits {
   log_bodies?: boolean | null;
 }
 
+/**
+ * Who owns an entity (admin-api section 13): the configuration file (`config`: read-only through
+ * the API, whose writes answer 409 `managed_by_config`) or the API and console (`api`).
+ */
+export type Managed = 'config' | 'api';
+
+/** `GET /api/config-file`: the file that manages entities (null: none) and the settings it declares. */
+export interface ConfigFile {
+  file: string | null;
+  settings: string[];
+}
+
 export type ChannelStatus = 'enabled' | 'disabled' | 'auto_disabled';
 
 export interface Channel {
@@ -150,6 +162,7 @@ export interface Channel {
   status: ChannelStatus;
   config: Record<string, unknown>;
   created_at: number;
+  managed: Managed;
 }
 
 export interface ChannelFields {
@@ -187,9 +200,10 @@ export interface Price {
   cached_input: number | null;
   cache_write: number | null;
   per_request: number | null;
+  managed: Managed;
 }
 
-export type PriceFields = Omit<Price, 'model'>;
+export type PriceFields = Omit<Price, 'model' | 'managed'>;
 
 /** What a request may need of a model (admin-api section 11.1). */
 export const MODEL_CAPABILITIES = ['tools', 'vision', 'json_schema', 'reasoning', 'audio'] as const;
@@ -205,10 +219,11 @@ export interface ModelMetadata {
   max_output_tokens: number | null;
   /** Null: unknown; `[]`: known to have none. */
   capabilities: (ModelCapability | (string & {}))[] | null;
+  managed: Managed;
 }
 
 /** The body of `PUT /api/models/{model}`. */
-export type ModelMetadataFields = Omit<ModelMetadata, 'model'>;
+export type ModelMetadataFields = Omit<ModelMetadata, 'model' | 'managed'>;
 
 /** The failures that move a virtual model's request to its next target (admin-api section 11.3). */
 export const FALLBACK_KINDS = [
@@ -240,20 +255,22 @@ export interface VirtualModel {
   strategy: VirtualModelStrategy | (string & {});
   fallback_on: (FallbackKind | (string & {}))[];
   sticky: boolean;
+  managed: Managed;
 }
 
 /** The body of `POST /api/virtual-models`; a `PATCH` sends any of it but the name. */
-export type VirtualModelFields = VirtualModel;
+export type VirtualModelFields = Omit<VirtualModel, 'managed'>;
 
 export interface Group extends SpendLimits {
   name: string;
   ratio: number;
   /** Whether request and response bodies of its members' keys are stored (section 12). */
   log_bodies: boolean;
+  managed: Managed;
 }
 
 /** The body of `PUT /api/groups/{name}`. */
-export type GroupFields = Omit<Group, 'name'>;
+export type GroupFields = Omit<Group, 'name' | 'managed'>;
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 

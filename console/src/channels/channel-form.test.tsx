@@ -123,6 +123,7 @@ describe('ChannelForm', () => {
       status: 'enabled',
       config: { region: 'europe-west4' },
       created_at: 0,
+      managed: 'api',
     };
     const { onSubmit, user } = renderForm(channel);
     expect(screen.getByLabelText(/^Base URL/)).toHaveProperty('value', '');

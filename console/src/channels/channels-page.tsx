@@ -5,12 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { deleteChannel, updateChannel } from '../api/channels-api';
 import { queryKeys } from '../api/query-keys';
 import type { Channel } from '../api/types';
+import { ButtonWithDisabledReason } from '../components/button-with-disabled-reason';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { notifyError } from '../components/notify';
 import { PageHeader } from '../components/page-header';
 import { QueryState } from '../components/query-state';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
 import { StatusBadge } from '../components/status-badge';
+import { ManagedBadge } from '../config-file/managed-badge';
+import { useManagedByConfig } from '../config-file/use-managed-by-config';
 import { formatCount, formatMilliseconds, formatPercent } from '../format/format-number';
 import { ChannelFormModal } from './channel-form-modal';
 import { ChannelHealthPanel } from './channel-health-panel';
@@ -20,13 +23,17 @@ import { useChannels } from './use-channels';
 
 type Editing = { channel: Channel | undefined } | null;
 
-/** Every channel with its status and last day's traffic; create, edit, test, enable, delete. */
+/**
+ * Every channel with its status and last day's traffic; create, edit, test, enable, delete. A
+ * channel the configuration file manages is only read and tested here.
+ */
 export function ChannelsPage() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const channels = useChannels();
   const traffic = useChannelTraffic();
   const queryClient = useQueryClient();
+  const { writeBlockedBy } = useManagedByConfig();
   const [editing, setEditing] = useState<Editing>(null);
   const [healthOf, setHealthOf] = useState<number | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.channels });
@@ -46,12 +53,15 @@ export function ChannelsPage() {
       key: 'name',
       header: t('channels.name'),
       render: (channel) => (
-        <Text size="sm" fw={500} className="break-anywhere">
-          {channel.name}{' '}
-          <Text span c="dimmed" size="xs">
-            #{channel.id}
+        <Stack gap={2} align="flex-start">
+          <Text size="sm" fw={500} className="break-anywhere">
+            {channel.name}{' '}
+            <Text span c="dimmed" size="xs">
+              #{channel.id}
+            </Text>
           </Text>
-        </Text>
+          <ManagedBadge managed={channel.managed} />
+        </Stack>
       ),
     },
     { key: 'type', header: t('channels.type'), render: (channel) => channel.type },
@@ -105,13 +115,19 @@ export function ChannelsPage() {
       render: (channel) => (
         <Stack gap={4} align="flex-end">
           <Group gap={4} justify="flex-end" wrap="wrap">
-            <Button size="xs" variant="light" onClick={() => setEditing({ channel })}>
+            <ButtonWithDisabledReason
+              size="xs"
+              variant="light"
+              disabledReason={writeBlockedBy(channel.managed)}
+              onClick={() => setEditing({ channel })}
+            >
               {t('common.edit')}
-            </Button>
-            <Button
+            </ButtonWithDisabledReason>
+            <ButtonWithDisabledReason
               size="xs"
               variant="light"
               color={channel.status === 'enabled' ? 'gray' : 'green'}
+              disabledReason={writeBlockedBy(channel.managed)}
               onClick={() =>
                 setStatus.mutate({
                   id: channel.id,
@@ -120,7 +136,7 @@ export function ChannelsPage() {
               }
             >
               {channel.status === 'enabled' ? t('common.disable') : t('common.enable')}
-            </Button>
+            </ButtonWithDisabledReason>
             <Button
               size="xs"
               variant="light"
@@ -131,6 +147,7 @@ export function ChannelsPage() {
             </Button>
             <ConfirmDeleteButton
               name={channel.name}
+              disabledReason={writeBlockedBy(channel.managed)}
               pending={remove.isPending}
               onConfirm={() => remove.mutate(channel.id)}
             />

@@ -1,15 +1,16 @@
 import { Textarea } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { splitList } from './split-list';
 
 export interface ListInputProps {
   label: string;
-  description?: string;
+  description?: ReactNode;
   placeholder?: string;
   value: string[];
   onChange: (value: string[]) => void;
   error?: unknown;
   required?: boolean;
+  disabled?: boolean;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -23,6 +23,7 @@ const team: Group = {
   ],
   max_concurrency: 8,
   log_bodies: false,
+  managed: 'api',
 };
 
 afterEach(() => {

@@ -18,6 +18,7 @@ const stored: Guardrail = {
   timeout_ms: 1000,
   groups: null,
   created_at: 1_700_000_000,
+  managed: 'api',
 };
 
 afterEach(() => {

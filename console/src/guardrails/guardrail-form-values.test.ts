@@ -18,6 +18,7 @@ const regex: Guardrail = {
   timeout_ms: 1000,
   groups: null,
   created_at: 1_700_000_000,
+  managed: 'api',
 };
 
 const webhook: Guardrail = {
@@ -90,10 +91,11 @@ describe('guardrail form values', () => {
       url: _url,
       fail: _fail,
       timeout_ms: _timeout,
+      managed: _regexManaged,
       ...regexFields
     } = regex;
     expect(formValuesToGuardrailFields(guardrailToFormValues(regex))).toEqual(regexFields);
-    const { id: _id, created_at: _created, pattern: _pattern, ...webhookFields } = webhook;
+    const { id: _id, created_at: _created, pattern: _pattern, managed: _managed, ...webhookFields } = webhook;
     expect(formValuesToGuardrailFields(guardrailToFormValues(webhook))).toEqual(webhookFields);
   });
 

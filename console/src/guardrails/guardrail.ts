@@ -1,3 +1,5 @@
+import type { Managed } from '../api/types';
+
 /** What a guardrail runs on the request's text (admin-api section 12). */
 export const GUARDRAIL_KINDS = ['regex', 'webhook'] as const;
 export type GuardrailKind = (typeof GUARDRAIL_KINDS)[number];
@@ -30,10 +32,11 @@ export interface Guardrail {
   /** Null: every group. */
   groups: string[] | null;
   created_at: number;
+  managed: Managed;
 }
 
 /** Every member a client sets; a `PATCH` sends any subset of them. */
-export type GuardrailFields = Omit<Guardrail, 'id' | 'created_at'>;
+export type GuardrailFields = Omit<Guardrail, 'id' | 'created_at' | 'managed'>;
 
 /** The body of `POST /api/guardrails`: members that do not apply to the kind are left to the gateway. */
 export type NewGuardrailFields = Pick<GuardrailFields, 'name' | 'kind' | 'action' | 'groups'> &

@@ -18,6 +18,7 @@ const secrets: Guardrail = {
   timeout_ms: 1000,
   groups: null,
   created_at: 1_700_000_000,
+  managed: 'api',
 };
 
 const moderation: Guardrail = {
@@ -84,5 +85,38 @@ describe('GuardrailsPage', () => {
     const table = within(await screen.findByRole('table', { name: '护栏' }));
     expect(table.getByText('失败即放行 · 2500 毫秒')).toBeTruthy();
     expect(table.getByText('记录')).toBeTruthy();
+  });
+});
+
+describe('GuardrailsPage and the configuration file', () => {
+  it('shows a guardrail the file manages read-only, naming the file; one made here keeps Edit and Delete', async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url === '/api/config-file') return { status: 200, body: { file: 'gateway.yaml', settings: [] } };
+      if (url.startsWith('/api/guardrails')) {
+        return { status: 200, body: { data: [{ ...secrets, managed: 'config' }, moderation] } };
+      }
+      return { status: 200, body: { data: [] } };
+    });
+    renderWithProviders(<GuardrailsPage />);
+    const table = within(await screen.findByRole('table', { name: 'Guardrails' }));
+    const managed = within(table.getByText('secrets').closest('tr') as HTMLElement);
+    expect(await managed.findByText('Managed by gateway.yaml')).toBeTruthy();
+    const user = userEvent.setup({ delay: null });
+    for (const name of ['Edit', 'Delete']) {
+      const button = managed.getByRole('button', { name });
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      await user.click(button);
+    }
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const owned = within(table.getByText('moderation').closest('tr') as HTMLElement);
+    expect(owned.queryByText(/^Managed by/)).toBeNull();
+    expect(owned.getByRole('button', { name: 'Delete' }).getAttribute('aria-disabled')).toBeNull();
+    await user.click(owned.getByRole('button', { name: 'Edit' }));
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New guardrail' }).getAttribute('aria-disabled')).toBeNull();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method !== undefined && init.method !== 'GET')).toBe(
+      false,
+    );
   });
 });

@@ -1,7 +1,10 @@
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ButtonWithDisabledReason } from '../components/button-with-disabled-reason';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
+import { ManagedBadge } from '../config-file/managed-badge';
+import { useManagedByConfig } from '../config-file/use-managed-by-config';
 import type { Guardrail } from './guardrail';
 import { useGuardrailLabels } from './use-guardrail-labels';
 
@@ -17,7 +20,10 @@ function guardrailTarget(guardrail: Guardrail): string {
   }
 }
 
-/** The guardrails with what they check and what a match does, each with Edit and Delete. */
+/**
+ * The guardrails with what they check and what a match does, each with Edit and Delete (turned
+ * off, with the reason, for one the configuration file manages).
+ */
 export function GuardrailsTable({
   guardrails,
   deleting,
@@ -31,6 +37,7 @@ export function GuardrailsTable({
 }) {
   const { t } = useTranslation();
   const labels = useGuardrailLabels();
+  const { writeBlockedBy } = useManagedByConfig();
   const dimmed = (text: string) => (
     <Text size="sm" c="dimmed">
       {text}
@@ -41,9 +48,12 @@ export function GuardrailsTable({
       key: 'name',
       header: t('guardrails.name'),
       render: (guardrail) => (
-        <Text size="sm" fw={500} className="break-anywhere">
-          {guardrail.name}
-        </Text>
+        <Stack gap={2} align="flex-start">
+          <Text size="sm" fw={500} className="break-anywhere">
+            {guardrail.name}
+          </Text>
+          <ManagedBadge managed={guardrail.managed} />
+        </Stack>
       ),
     },
     { key: 'kind', header: t('guardrails.kind'), render: (guardrail) => labels.kind(guardrail.kind) },
@@ -97,11 +107,17 @@ export function GuardrailsTable({
       header: t('common.actions'),
       render: (guardrail) => (
         <Group gap={4} justify="flex-end" wrap="wrap">
-          <Button size="xs" variant="light" onClick={() => onEdit(guardrail)}>
+          <ButtonWithDisabledReason
+            size="xs"
+            variant="light"
+            disabledReason={writeBlockedBy(guardrail.managed)}
+            onClick={() => onEdit(guardrail)}
+          >
             {t('common.edit')}
-          </Button>
+          </ButtonWithDisabledReason>
           <ConfirmDeleteButton
             name={guardrail.name}
+            disabledReason={writeBlockedBy(guardrail.managed)}
             pending={deleting}
             onConfirm={() => onDelete(guardrail)}
           />

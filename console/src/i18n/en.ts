@@ -1,11 +1,19 @@
 import { enAdmin } from './en/admin';
 import { enCommon } from './en/common';
+import { enConfigFile } from './en/config-file';
 import { enLimits } from './en/limits';
 import { enRouting } from './en/routing';
 import { enUsage } from './en/usage';
 
 /** English texts: the source of every key; `zh-cn.ts` must have the same shape. */
-export const en = { ...enCommon, ...enAdmin, ...enLimits, ...enRouting, ...enUsage } as const;
+export const en = {
+  ...enCommon,
+  ...enAdmin,
+  ...enLimits,
+  ...enRouting,
+  ...enUsage,
+  ...enConfigFile,
+} as const;
 
 type Widen<T> = T extends string ? string : { readonly [Key in keyof T]: Widen<T[Key]> };
 

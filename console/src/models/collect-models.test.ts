@@ -15,6 +15,7 @@ function channel(fields: Partial<Channel> & Pick<Channel, 'id' | 'type' | 'model
     status: 'enabled',
     config: {},
     created_at: 0,
+    managed: 'api',
     ...fields,
   };
 }
@@ -26,6 +27,7 @@ const price: Price = {
   cached_input: null,
   cache_write: null,
   per_request: null,
+  managed: 'api',
 };
 
 describe('collectModels', () => {
@@ -75,6 +77,7 @@ describe('collectModels', () => {
       context_window: 128000,
       max_output_tokens: 16384,
       capabilities: ['tools', 'vision'],
+      managed: 'api',
     };
     const models = collectModels({
       channels: [channel({ id: 1, type: 'openai', models: ['gpt-4o', 'o3'] })],

@@ -12,6 +12,7 @@ const stored: ModelMetadata = {
   context_window: 128000,
   max_output_tokens: 16384,
   capabilities: ['vision', 'tools'],
+  managed: 'api',
 };
 
 describe('model metadata form values', () => {

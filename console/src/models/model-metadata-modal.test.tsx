@@ -12,6 +12,7 @@ const stored: ModelMetadata = {
   context_window: 128000,
   max_output_tokens: null,
   capabilities: ['tools'],
+  managed: 'api',
 };
 
 afterEach(() => {

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModelMetadata } from '../api/types';
+import type { ModelMetadata, Price } from '../api/types';
 import { mockFetch } from '../test/mock-fetch';
 import { renderWithProviders } from '../test/render-with-providers';
 import { ModelsPage } from './models-page';
@@ -13,9 +13,10 @@ const metadata: ModelMetadata[] = [
     context_window: 128000,
     max_output_tokens: null,
     capabilities: ['tools', 'vision'],
+    managed: 'api',
   },
-  { model: 'embed', context_window: null, max_output_tokens: null, capabilities: [] },
-  { model: 'o3', context_window: null, max_output_tokens: 100000, capabilities: null },
+  { model: 'embed', context_window: null, max_output_tokens: null, capabilities: [], managed: 'api' },
+  { model: 'o3', context_window: null, max_output_tokens: 100000, capabilities: null, managed: 'api' },
 ];
 
 afterEach(() => {
@@ -58,6 +59,63 @@ describe('ModelsPage metadata', () => {
         '/api/models/openai%2Fgpt-4o',
         expect.objectContaining({ method: 'DELETE' }),
       ),
+    );
+  });
+});
+
+describe('ModelsPage and the configuration file', () => {
+  const price = (model: string, managed: Price['managed']): Price => ({
+    model,
+    input: 2.5,
+    output: 10,
+    cached_input: null,
+    cache_write: null,
+    per_request: null,
+    managed,
+  });
+
+  it('shows a price and metadata the file manages read-only, naming the file; others stay writable', async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url === '/api/config-file')
+        return { status: 200, body: { file: '/etc/gateway/gateway.yaml', settings: [] } };
+      if (url.startsWith('/api/prices')) {
+        return { status: 200, body: { data: [price('gpt-4o', 'config'), price('o3', 'api')] } };
+      }
+      if (url.startsWith('/api/models')) {
+        const known = { context_window: 128000, max_output_tokens: null, capabilities: [] };
+        return {
+          status: 200,
+          body: {
+            data: [
+              { model: 'gpt-4o', ...known, managed: 'config' },
+              { model: 'o3', ...known, managed: 'api' },
+            ],
+          },
+        };
+      }
+      return { status: 200, body: { data: [] } };
+    });
+    renderWithProviders(<ModelsPage />);
+    const table = within(await screen.findByRole('table', { name: 'Models' }));
+    const managed = within(table.getByText('gpt-4o').closest('tr') as HTMLElement);
+    await waitFor(() => expect(managed.getAllByText('Managed by /etc/gateway/gateway.yaml')).toHaveLength(2));
+    for (const name of ['Set price', 'Remove price', 'Edit metadata', 'Clear metadata']) {
+      expect(managed.getByRole('button', { name }).getAttribute('aria-disabled')).toBe('true');
+    }
+    const user = userEvent.setup({ delay: null });
+    await user.click(managed.getByRole('button', { name: 'Set price' }));
+    await user.click(managed.getByRole('button', { name: 'Remove price' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    const owned = within(table.getByText('o3').closest('tr') as HTMLElement);
+    expect(owned.queryByText(/^Managed by/)).toBeNull();
+    for (const name of ['Set price', 'Remove price', 'Edit metadata', 'Clear metadata']) {
+      expect(owned.getByRole('button', { name }).getAttribute('aria-disabled')).toBeNull();
+    }
+    await user.click(owned.getByRole('button', { name: 'Set price' }));
+    expect(await screen.findByRole('dialog', { name: 'Price of o3' })).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method !== undefined && init.method !== 'GET')).toBe(
+      false,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,11 +7,14 @@ import { deletePrice, listPrices } from '../api/prices-api';
 import { queryKeys } from '../api/query-keys';
 import type { ModelMetadata, Price } from '../api/types';
 import { useChannels } from '../channels/use-channels';
+import { ButtonWithDisabledReason } from '../components/button-with-disabled-reason';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { notifyError } from '../components/notify';
 import { PageHeader } from '../components/page-header';
 import { QueryState } from '../components/query-state';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
+import { ManagedBadge } from '../config-file/managed-badge';
+import { useManagedByConfig } from '../config-file/use-managed-by-config';
 import { formatUsd } from '../format/format-usd';
 import { collectModels, type ModelEntry } from './collect-models';
 import { ModelMetadataModal } from './model-metadata-modal';
@@ -20,11 +23,13 @@ import { PriceModal } from './price-modal';
 
 /**
  * Models & prices: what the channels serve, what each model costs (or that it is not priced), and
- * what is known of it for routing (admin-api section 11.1).
+ * what is known of it for routing (admin-api section 11.1). A price or metadata the configuration
+ * file manages is only read here.
  */
 export function ModelsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { writeBlockedBy } = useManagedByConfig();
   const channels = useChannels();
   const prices = useQuery({ queryKey: queryKeys.prices, queryFn: listPrices });
   const metadata = useQuery({ queryKey: queryKeys.modelMetadata, queryFn: listModelMetadata });
@@ -85,12 +90,15 @@ export function ModelsPage() {
       header: t('models.price'),
       render: (entry) =>
         entry.price ? (
-          <Text size="sm">
-            {t('models.inputOutput', {
-              input: formatUsd(entry.price.input),
-              output: formatUsd(entry.price.output),
-            })}
-          </Text>
+          <Stack gap={2} align="flex-start">
+            <Text size="sm">
+              {t('models.inputOutput', {
+                input: formatUsd(entry.price.input),
+                output: formatUsd(entry.price.output),
+              })}
+            </Text>
+            <ManagedBadge managed={entry.price.managed} />
+          </Stack>
         ) : (
           <Badge color="orange" variant="light" tt="none">
             {t('models.notPriced')}
@@ -100,45 +108,58 @@ export function ModelsPage() {
     {
       key: 'metadata',
       header: t('modelMetadata.column'),
-      render: (entry) => <ModelMetadataSummary metadata={entry.metadata} />,
+      render: (entry) => (
+        <Stack gap={2} align="flex-start">
+          <ModelMetadataSummary metadata={entry.metadata} />
+          {entry.metadata && <ManagedBadge managed={entry.metadata.managed} />}
+        </Stack>
+      ),
     },
     {
       key: 'actions',
       header: t('common.actions'),
-      render: (entry) => (
-        <Group gap={4} justify="flex-end" wrap="wrap">
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => setTarget({ model: entry.model, price: entry.price })}
-          >
-            {t('models.setPrice')}
-          </Button>
-          {entry.price && (
-            <ConfirmDeleteButton
-              name={entry.model}
-              label={t('models.removePrice')}
-              pending={remove.isPending}
-              onConfirm={() => remove.mutate(entry.model)}
-            />
-          )}
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => setMetadataTarget({ model: entry.model, metadata: entry.metadata })}
-          >
-            {t('modelMetadata.edit')}
-          </Button>
-          {entry.metadata && (
-            <ConfirmDeleteButton
-              name={entry.model}
-              label={t('modelMetadata.forget')}
-              pending={forget.isPending}
-              onConfirm={() => forget.mutate(entry.model)}
-            />
-          )}
-        </Group>
-      ),
+      render: (entry) => {
+        const priceBlockedBy = entry.price && writeBlockedBy(entry.price.managed);
+        const metadataBlockedBy = entry.metadata && writeBlockedBy(entry.metadata.managed);
+        return (
+          <Group gap={4} justify="flex-end" wrap="wrap">
+            <ButtonWithDisabledReason
+              size="xs"
+              variant="light"
+              disabledReason={priceBlockedBy}
+              onClick={() => setTarget({ model: entry.model, price: entry.price })}
+            >
+              {t('models.setPrice')}
+            </ButtonWithDisabledReason>
+            {entry.price && (
+              <ConfirmDeleteButton
+                name={entry.model}
+                label={t('models.removePrice')}
+                disabledReason={priceBlockedBy}
+                pending={remove.isPending}
+                onConfirm={() => remove.mutate(entry.model)}
+              />
+            )}
+            <ButtonWithDisabledReason
+              size="xs"
+              variant="light"
+              disabledReason={metadataBlockedBy}
+              onClick={() => setMetadataTarget({ model: entry.model, metadata: entry.metadata })}
+            >
+              {t('modelMetadata.edit')}
+            </ButtonWithDisabledReason>
+            {entry.metadata && (
+              <ConfirmDeleteButton
+                name={entry.model}
+                label={t('modelMetadata.forget')}
+                disabledReason={metadataBlockedBy}
+                pending={forget.isPending}
+                onConfirm={() => forget.mutate(entry.model)}
+              />
+            )}
+          </Group>
+        );
+      },
     },
   ];
   return (

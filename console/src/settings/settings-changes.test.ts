@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDraft, settingsChanges } from './settings-changes';
+import { parseDraft, settingsChanges, withoutSettings } from './settings-changes';
 
 const current = {
   default_max_tokens: 8192,
@@ -119,5 +119,15 @@ describe('settingsChanges of the body settings', () => {
 
   it('leaves out a fraction of a byte, which the gateway does not take', () => {
     expect(parseDraft('body_log_max_bytes', 1_048_576, '2048.5')).toBeUndefined();
+  });
+});
+
+describe('withoutSettings', () => {
+  it('leaves out the named settings, so a draft of them is never sent', () => {
+    const writable = withoutSettings(current, ['default_max_tokens', 'trusted_proxies']);
+    expect(writable).toEqual({ web_search_price: 0.01, image_fetch_allow_private: false, future_setting: 3 });
+    expect(settingsChanges(writable, { default_max_tokens: 1024, web_search_price: '0.02' })).toEqual({
+      web_search_price: 0.02,
+    });
   });
 });

@@ -53,3 +53,8 @@ export function settingsChanges(current: Settings, drafts: Readonly<Record<strin
   }
   return changes;
 }
+
+/** The settings but the named ones: those the configuration file sets, which a PATCH may not change. */
+export function withoutSettings(settings: Settings, names: readonly string[]): Settings {
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !names.includes(name)));
+}

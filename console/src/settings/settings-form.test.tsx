@@ -1,5 +1,5 @@
 /** @vitest-environment jsdom */
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../test/mock-fetch';
@@ -78,5 +78,51 @@ describe('SettingsForm body settings', () => {
     renderWithProviders(<SettingsForm settings={settings} />, { language: 'zh-CN' });
     expect(screen.getByLabelText(/^请求体和响应体保留天数/)).toHaveProperty('value', '7');
     expect(screen.getByLabelText(/^存储内容上限 \(字节\)/)).toBeTruthy();
+  });
+});
+
+describe('SettingsForm and the configuration file', () => {
+  const settings = { retry_times: 2, budget_time_zone: 'UTC', sticky_ttl_s: 600 };
+  const configFile = { file: '/etc/gateway/gateway.yaml', settings: ['budget_time_zone', 'retry_times'] };
+
+  it('shows the settings the file sets read-only, naming the file, and never sends them', async () => {
+    const fetchMock = mockFetch((_url, init) => ({
+      status: 200,
+      body: { ...settings, ...JSON.parse(String(init?.body)) },
+    }));
+    renderWithProviders(<SettingsForm settings={settings} configFile={configFile} />);
+    const retry = screen.getByLabelText(/^Retry times/);
+    const timeZone = screen.getByLabelText(/^Budget time zone/);
+    const affinity = screen.getByLabelText(/^Prompt-cache affinity/);
+    expect(retry).toHaveProperty('disabled', true);
+    expect(timeZone).toHaveProperty('disabled', true);
+    expect(affinity).toHaveProperty('disabled', false);
+    expect(
+      screen.getAllByText('Set by the configuration file /etc/gateway/gateway.yaml: change it there.'),
+    ).toHaveLength(2);
+    // Past the turned-off input: a draft of a file's setting still stays out of the PATCH.
+    fireEvent.change(timeZone, { target: { value: 'Asia/Shanghai' } });
+    const user = userEvent.setup({ delay: null });
+    await user.clear(affinity);
+    await user.type(affinity, '900');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({ sticky_ttl_s: 900 });
+  });
+
+  it('says "the configuration file" when the gateway names none', () => {
+    renderWithProviders(
+      <SettingsForm settings={settings} configFile={{ file: null, settings: ['retry_times'] }} />,
+    );
+    expect(screen.getByLabelText(/^Retry times/)).toHaveProperty('disabled', true);
+    expect(screen.getByLabelText(/^Budget time zone/)).toHaveProperty('disabled', false);
+    expect(screen.getByText('Set by the configuration file: change it there.')).toBeTruthy();
+  });
+
+  it('names the file in Chinese', () => {
+    renderWithProviders(<SettingsForm settings={settings} configFile={configFile} />, { language: 'zh-CN' });
+    expect(screen.getAllByText('由配置文件 /etc/gateway/gateway.yaml 设置, 请在该文件中修改。')).toHaveLength(
+      2,
+    );
   });
 });

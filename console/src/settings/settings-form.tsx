@@ -4,19 +4,32 @@ import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../api/query-keys';
 import { updateSettings } from '../api/settings-api';
-import type { Settings } from '../api/types';
+import type { ConfigFile, Settings } from '../api/types';
 import { ErrorAlert } from '../components/error-alert';
 import { notifySuccess } from '../components/notify';
 import { SettingInput } from './setting-input';
-import { settingsChanges, type SettingDraft } from './settings-changes';
+import { settingsChanges, withoutSettings, type SettingDraft } from './settings-changes';
 import { WebhookTestButton } from './webhook-test-button';
 
 /** The test event button follows the last webhook setting. */
 const WEBHOOK_TEST_AFTER = 'webhook_secret';
 
-/** The settings as the gateway has them, edited in place; saving sends only the changed ones. */
-export function SettingsForm({ settings }: { settings: Settings }) {
+const NO_CONFIG_FILE: ConfigFile = { file: null, settings: [] };
+
+/**
+ * The settings as the gateway has them, edited in place; saving sends only the changed ones.
+ * Those the configuration file sets are shown turned off, with a note naming the file, and never sent.
+ */
+export function SettingsForm({
+  settings,
+  configFile = NO_CONFIG_FILE,
+}: {
+  settings: Settings;
+  configFile?: ConfigFile;
+}) {
   const { t } = useTranslation();
+  const managedNote =
+    configFile.file === null ? t('managed.settingTheFile') : t('managed.setting', { file: configFile.file });
   const queryClient = useQueryClient();
   const [drafts, setDrafts] = useState<Record<string, SettingDraft>>(() => ({ ...settings }));
   const [unchanged, setUnchanged] = useState(false);
@@ -33,7 +46,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const changes = settingsChanges(settings, drafts);
+        const changes = settingsChanges(withoutSettings(settings, configFile.settings), drafts);
         setUnchanged(Object.keys(changes).length === 0);
         if (Object.keys(changes).length > 0) save.mutate(changes);
       }}
@@ -49,6 +62,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                   current={value}
                   draft={drafts[name] ?? value}
                   onChange={(draft) => setDrafts((previous) => ({ ...previous, [name]: draft }))}
+                  managedNote={configFile.settings.includes(name) ? managedNote : undefined}
                 />
                 {name === WEBHOOK_TEST_AFTER && <WebhookTestButton />}
               </Fragment>

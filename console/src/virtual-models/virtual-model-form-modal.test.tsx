@@ -20,6 +20,7 @@ const stored: VirtualModel = {
   strategy: 'priority',
   fallback_on: ['rate_limit', 'server_error', 'timeout', 'context_length', 'content_filter'],
   sticky: true,
+  managed: 'api',
 };
 
 afterEach(() => {

@@ -16,6 +16,7 @@ const fast: VirtualModel = {
   strategy: 'latency',
   fallback_on: ['rate_limit', 'timeout'],
   sticky: false,
+  managed: 'api',
 };
 
 const channel: Channel = {
@@ -33,6 +34,7 @@ const channel: Channel = {
   status: 'enabled',
   config: {},
   created_at: 0,
+  managed: 'api',
 };
 
 afterEach(() => {
@@ -63,5 +65,35 @@ describe('VirtualModelsPage', () => {
         expect.objectContaining({ method: 'DELETE' }),
       ),
     );
+  });
+});
+
+describe('VirtualModelsPage and the configuration file', () => {
+  it('shows a virtual model the file manages read-only, naming the file; one made here stays writable', async () => {
+    mockFetch((url) => {
+      if (url === '/api/config-file')
+        return { status: 200, body: { file: '/etc/gateway/gateway.yaml', settings: [] } };
+      if (url.startsWith('/api/virtual-models')) {
+        return { status: 200, body: { data: [{ ...fast, name: 'team/declared', managed: 'config' }, fast] } };
+      }
+      if (url.startsWith('/api/channels')) return { status: 200, body: { data: [channel] } };
+      return { status: 200, body: { data: [] } };
+    });
+    renderWithProviders(<VirtualModelsPage />);
+    const table = within(await screen.findByRole('table', { name: 'Virtual models' }));
+    const managed = within(table.getByText('team/declared').closest('tr') as HTMLElement);
+    expect(await managed.findByText('Managed by /etc/gateway/gateway.yaml')).toBeTruthy();
+    const user = userEvent.setup({ delay: null });
+    for (const name of ['Edit', 'Delete']) {
+      const button = managed.getByRole('button', { name });
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      await user.click(button);
+    }
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const owned = within(table.getByText('team/fast').closest('tr') as HTMLElement);
+    expect(owned.queryByText(/^Managed by/)).toBeNull();
+    for (const name of ['Edit', 'Delete']) {
+      expect(owned.getByRole('button', { name }).getAttribute('aria-disabled')).toBeNull();
+    }
   });
 });

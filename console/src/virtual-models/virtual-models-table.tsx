@@ -1,12 +1,18 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { VirtualModel } from '../api/types';
+import { ButtonWithDisabledReason } from '../components/button-with-disabled-reason';
 import { ConfirmDeleteButton } from '../components/confirm-delete-button';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
+import { ManagedBadge } from '../config-file/managed-badge';
+import { useManagedByConfig } from '../config-file/use-managed-by-config';
 import { useFallbackKindLabel } from './use-fallback-kind-label';
 import { useStrategyLabel } from './use-strategy-label';
 
-/** The virtual models with their targets and routing, each with Edit and Delete. */
+/**
+ * The virtual models with their targets and routing, each with Edit and Delete (turned off, with
+ * the reason, for one the configuration file manages).
+ */
 export function VirtualModelsTable({
   virtualModels,
   deleting,
@@ -21,14 +27,18 @@ export function VirtualModelsTable({
   const { t } = useTranslation();
   const strategyLabel = useStrategyLabel();
   const fallbackKindLabel = useFallbackKindLabel();
+  const { writeBlockedBy } = useManagedByConfig();
   const columns: Column<VirtualModel>[] = [
     {
       key: 'name',
       header: t('virtualModels.name'),
       render: (virtualModel) => (
-        <Text size="sm" fw={500} className="break-anywhere">
-          {virtualModel.name}
-        </Text>
+        <Stack gap={2} align="flex-start">
+          <Text size="sm" fw={500} className="break-anywhere">
+            {virtualModel.name}
+          </Text>
+          <ManagedBadge managed={virtualModel.managed} />
+        </Stack>
       ),
     },
     {
@@ -81,11 +91,17 @@ export function VirtualModelsTable({
       header: t('common.actions'),
       render: (virtualModel) => (
         <Group gap={4} justify="flex-end" wrap="wrap">
-          <Button size="xs" variant="light" onClick={() => onEdit(virtualModel)}>
+          <ButtonWithDisabledReason
+            size="xs"
+            variant="light"
+            disabledReason={writeBlockedBy(virtualModel.managed)}
+            onClick={() => onEdit(virtualModel)}
+          >
             {t('common.edit')}
-          </Button>
+          </ButtonWithDisabledReason>
           <ConfirmDeleteButton
             name={virtualModel.name}
+            disabledReason={writeBlockedBy(virtualModel.managed)}
             pending={deleting}
             onConfirm={() => onDelete(virtualModel)}
           />
