@@ -36,6 +36,10 @@ export function registerPriceRoutes(app: FastifyInstance, services: GatewayServi
       cachedInput: body.cached_input,
       cacheWrite: body.cache_write,
       perRequest: body.per_request,
+      inputAudio: body.input_audio,
+      outputAudio: body.output_audio,
+      perMinute: body.per_minute,
+      perMillionCharacters: body.per_million_characters,
     });
     await services.changes.publish('prices');
     return ownedByApi(serializePrice(price));

@@ -11,5 +11,9 @@ export function serializePrice(price: PriceRecord) {
     cached_input: optional(price.cachedInput),
     cache_write: optional(price.cacheWrite),
     per_request: optional(price.perRequest),
+    input_audio: optional(price.inputAudio),
+    output_audio: optional(price.outputAudio),
+    per_minute: optional(price.perMinute),
+    per_million_characters: optional(price.perMillionCharacters),
   };
 }

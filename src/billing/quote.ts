@@ -12,22 +12,36 @@ export interface BillableUsage {
   outputTokens: number;
   /** Calls charged at `per_request`: 1 for an ordinary request, the count of images or searches otherwise. */
   calls: number;
+  /** Of the uncached input and of the output, the audio tokens (admin-api section 14); 0 when none. */
+  inputAudioTokens?: number;
+  outputAudioTokens?: number;
+  /** Seconds of input audio, charged at `per_minute`. */
+  audioSeconds?: number;
+  /** Characters of input text turned into speech, charged at `per_million_characters`. */
+  characters?: number;
 }
 
 /**
- * Cost in nano-USD (admin-api section 3, rule 1): uncached input, cache reads and cache writes
- * at their own prices, output, and per-call charges, times the group ratio. Rounded once, at the end.
+ * Cost in nano-USD (admin-api section 3, rule 1; section 14): uncached input, cache reads and cache
+ * writes at their own prices, audio tokens at theirs, output, per-call charges, minutes of input
+ * audio and characters of speech input, times the group ratio. Rounded once, at the end.
  */
 export function quoteCost(price: PriceRecord, usage: BillableUsage, groupRatio: number): number {
   const uncachedInput = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
+  const inputAudio = Math.min(uncachedInput, usage.inputAudioTokens ?? 0);
+  const outputAudio = Math.min(usage.outputTokens, usage.outputAudioTokens ?? 0);
   const tokenCost =
-    (uncachedInput * price.input +
+    ((uncachedInput - inputAudio) * price.input +
+      inputAudio * (price.inputAudio ?? price.input) +
       usage.cacheReadTokens * (price.cachedInput ?? price.input) +
       usage.cacheWriteTokens * (price.cacheWrite ?? price.input) +
-      usage.outputTokens * price.output) /
+      (usage.outputTokens - outputAudio) * price.output +
+      outputAudio * (price.outputAudio ?? price.output)) /
     TOKENS_PER_PRICE_UNIT;
   const callCost = (price.perRequest ?? 0) * usage.calls;
-  return Math.round((tokenCost + callCost) * groupRatio);
+  const audioCost = ((price.perMinute ?? 0) * (usage.audioSeconds ?? 0)) / 60;
+  const characterCost = ((price.perMillionCharacters ?? 0) * (usage.characters ?? 0)) / 1_000_000;
+  return Math.round((tokenCost + callCost + audioCost + characterCost) * groupRatio);
 }
 
 /**
@@ -39,6 +53,8 @@ export function quotePreCharge(options: {
   estimatedInputTokens: number;
   outputCap: number;
   calls: number;
+  characters?: number | undefined;
+  audioSeconds?: number | undefined;
   groupRatio: number;
 }): number {
   return quoteCost(
@@ -49,6 +65,8 @@ export function quotePreCharge(options: {
       cacheWriteTokens: 0,
       outputTokens: options.outputCap,
       calls: options.calls,
+      characters: options.characters ?? 0,
+      audioSeconds: options.audioSeconds ?? 0,
     },
     options.groupRatio,
   );

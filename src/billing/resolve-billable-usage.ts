@@ -28,6 +28,10 @@ export function resolveBillableUsage(options: {
       reported?.outputTokens === undefined ||
       Boolean(reported?.estimated),
     raw: reported?.raw,
+    ...(reported?.inputAudioTokens !== undefined && { inputAudioTokens: reported.inputAudioTokens }),
+    ...(reported?.outputAudioTokens !== undefined && { outputAudioTokens: reported.outputAudioTokens }),
+    ...(reported?.audioSeconds !== undefined && { audioSeconds: reported.audioSeconds }),
+    ...(reported?.characters !== undefined && { characters: reported.characters }),
   };
   return {
     usage,
@@ -37,6 +41,10 @@ export function resolveBillableUsage(options: {
       cacheWriteTokens: usage.cacheWriteTokens,
       outputTokens,
       calls: options.calls,
+      inputAudioTokens: usage.inputAudioTokens ?? 0,
+      outputAudioTokens: usage.outputAudioTokens ?? 0,
+      audioSeconds: usage.audioSeconds ?? 0,
+      characters: usage.characters ?? 0,
     },
   };
 }

@@ -29,7 +29,9 @@ export async function sendRelayResponse(
   raw.flushHeaders();
   let relayed: Promise<void>;
   try {
-    relayed = response.relay(bodies ? new CapturingSink(raw, bodies) : raw);
+    // Audio is not kept: stored bodies are text.
+    const audio = response.headers['content-type']?.toLowerCase().startsWith('audio/') ?? false;
+    relayed = response.relay(bodies && !audio ? new CapturingSink(raw, bodies) : raw);
   } finally {
     raw.uncork();
   }

@@ -14,6 +14,13 @@ export interface Usage {
   reasoningTokens: number;
   /** Server-side tool calls billed per call, such as web searches. */
   webSearchCalls: number;
+  /** Of the input and output tokens, those of audio (admin-api section 14). */
+  inputAudioTokens?: number;
+  outputAudioTokens?: number;
+  /** Seconds of input audio, charged at `per_minute`. */
+  audioSeconds?: number;
+  /** Characters of text turned into speech, charged at `per_million_characters`. */
+  characters?: number;
   /** True when any count came from the gateway's own tokenizer rather than the upstream. */
   estimated: boolean;
   /** The provider's usage block as received, for audit. */

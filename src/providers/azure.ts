@@ -19,6 +19,9 @@ const paths: Partial<Record<UpstreamEndpoint, string>> = {
   'openai-responses': '/responses',
   'openai-embeddings': '/embeddings',
   'openai-images': '/images/generations',
+  'openai-audio-speech': '/audio/speech',
+  'openai-audio-transcriptions': '/audio/transcriptions',
+  'openai-audio-translations': '/audio/translations',
 };
 const upstreamEndpoints = Object.keys(paths) as UpstreamEndpoint[];
 /** Dated versions before this have no Responses API; their Responses clients are converted to chat. */

@@ -8,6 +8,7 @@ const conversational: ReadonlySet<string> = new Set(['openai', 'openai-response'
 const probesByType: readonly [EndpointType, readonly UpstreamEndpoint[]][] = [
   ['embeddings', ['openai-embeddings', 'gemini-embed-content']],
   ['jina-rerank', ['jina-rerank']],
+  ['audio-speech', ['openai-audio-speech']],
 ];
 
 /**

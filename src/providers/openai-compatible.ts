@@ -15,6 +15,9 @@ const paths: Partial<Record<UpstreamEndpoint, string>> = {
   'openai-embeddings': '/embeddings',
   // https://jina.ai/reranker/ — the rerank API OpenAI-compatible vendors (Jina, vLLM, SiliconFlow) serve.
   'jina-rerank': '/rerank',
+  'openai-audio-speech': '/audio/speech',
+  'openai-audio-transcriptions': '/audio/transcriptions',
+  'openai-audio-translations': '/audio/translations',
 };
 
 export const OPENAI_COMPATIBLE_ENDPOINTS = Object.keys(paths) as UpstreamEndpoint[];

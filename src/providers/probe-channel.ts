@@ -98,6 +98,8 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
     const text = (await readBoundedBody(response.body, maxBodyBytes)).toString('utf8');
     const status = response.statusCode;
     if (status === 401) provider.forgetCredentials?.({ key, config: channel.config });
+    if (status >= 200 && status < 300 && endpoint === 'openai-audio-speech')
+      return finish(isAudio(response.headers['content-type']) ? null : `HTTP ${status}: reply is not audio`);
     if (status >= 200 && status < 300)
       return finish(isJson(text) ? null : `HTTP ${status}: reply is not JSON`);
     const message = readUpstreamErrorMessage(text);
@@ -114,6 +116,10 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isAudio(contentType: string | string[] | undefined): boolean {
+  return typeof contentType === 'string' && contentType.toLowerCase().startsWith('audio/');
 }
 
 function isJson(text: string): boolean {

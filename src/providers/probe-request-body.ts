@@ -35,12 +35,18 @@ export function probeRequestBody(
     case 'gemini-embed-content':
       // https://ai.google.dev/api/embeddings#method:-models.embedcontent; the model is in the URL.
       return { content: { parts: [{ text: prompt }] } };
+    case 'openai-audio-speech':
+      // https://platform.openai.com/docs/api-reference/audio/createSpeech: two characters of raw PCM.
+      return { model, input: prompt, voice: 'alloy', response_format: 'pcm' };
     // Nothing to probe cheaply: compaction needs a conversation, searches and images cost a call.
     case 'openai-responses-compact':
     case 'openai-alpha-search':
     case 'openai-images':
     case 'gemini-batch-embed-contents':
     case 'gemini-predict':
+    // A transcription needs a multipart upload of audio.
+    case 'openai-audio-transcriptions':
+    case 'openai-audio-translations':
       return undefined;
     default: {
       const unknownEndpoint: never = endpoint;

@@ -250,10 +250,17 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestId: request.requestId,
       onClosed: untrack,
     });
+    const contentType = result.plan.upstreamContentType
+      ? headerText(result.reply.headers['content-type'])
+      : undefined;
     return {
       kind: 'stream',
       status: 200,
-      headers: { ...STREAM_HEADERS, [SERVED_MODEL_HEADER]: servedModel },
+      headers: {
+        ...STREAM_HEADERS,
+        ...(contentType && { 'content-type': contentType }),
+        [SERVED_MODEL_HEADER]: servedModel,
+      },
       relay,
     };
   } catch (caught) {
@@ -342,7 +349,7 @@ async function admit(
       });
 
     const settings = services.settings.get();
-    const { inputTokens, outputCap, calls } = operation.preCharge(body, settings);
+    const { inputTokens, outputCap, calls, characters, audioSeconds } = operation.preCharge(body, settings);
     const limitedScopes = limitedScopesOf(principal, services.catalog);
     const fitting = fittingTargets(selected, {
       catalog: services.catalog,
@@ -363,7 +370,14 @@ async function admit(
     const nowMs = Date.now();
     const events = settings.webhook_url !== null;
     const charge = (estimatedInputTokens: number) => ({
-      amount: highestPreCharge(targets, { estimatedInputTokens, outputCap, calls, groupRatio }),
+      amount: highestPreCharge(targets, {
+        estimatedInputTokens,
+        outputCap,
+        calls,
+        characters,
+        audioSeconds,
+        groupRatio,
+      }),
       budget:
         limitedScopes.length === 0
           ? undefined
@@ -440,7 +454,7 @@ function heldEverywhere(health: ChannelHealth, targets: readonly RouteTarget[]):
  */
 function highestPreCharge(
   targets: readonly RouteTarget[],
-  request: { estimatedInputTokens: number; outputCap: number; calls: number; groupRatio: number },
+  request: Omit<Parameters<typeof quotePreCharge>[0], 'price'>,
 ): number {
   let highest = quotePreCharge({ price: targets[0]!.price, ...request });
   for (let index = 1; index < targets.length; index += 1)

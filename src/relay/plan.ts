@@ -31,6 +31,8 @@ export interface UpstreamPlan {
   reply(): ReplyTransform;
   /** Absent for operations that never stream. */
   stream?(): StreamTransform;
+  /** A stream goes out with the upstream's content type (speech audio) rather than as server-sent events. */
+  upstreamContentType?: boolean;
 }
 
 export interface PlannerInput {

@@ -14,6 +14,8 @@ import { imageGenerationOperation } from './operations/image-generation-operatio
 import { upstreamServes } from './operations/json-plan.js';
 import { protocolOperation } from './operations/protocol-operation.js';
 import { rerankOperation } from './operations/rerank-operation.js';
+import { speechOperation } from './operations/speech-operation.js';
+import { checkSpeechRequest } from '../protocols/openai-audio/check-speech-request.js';
 import { responsesCompactOperation } from './operations/responses-compact-operation.js';
 import type { RelayOperation } from './relay-operation.js';
 
@@ -161,6 +163,12 @@ export const relayEndpoints = {
     operation: rerankOperation,
     requiredField: 'query',
     validateBody: requireDocuments,
+  }),
+  speech: endpoint('audio-speech', {
+    requiredField: 'input',
+    serves: declaring('audio-speech'),
+    validateBody: checkSpeechRequest,
+    operation: speechOperation,
   }),
   // Not relayed: they answer `No available channel` (client-api 4.10).
   audio: endpoint('audio', { serves: noChannel }),

@@ -11,6 +11,10 @@ export interface PreChargeBasis {
   outputCap: number;
   /** Calls charged at `per_request`: 1, or the images asked for. */
   calls: number;
+  /** Characters of text to speak, charged at `per_million_characters` (admin-api section 14). */
+  characters?: number;
+  /** Seconds of input audio, charged at `per_minute`. */
+  audioSeconds?: number;
 }
 
 /**

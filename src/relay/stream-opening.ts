@@ -44,7 +44,7 @@ export async function readStreamOpening(
     }
     hold(transform.push(chunk));
     if (transform.failure()) return { held, ended: false, failure: failureOf(transform) };
-    if (heldBytes >= MAX_HELD_BYTES || transform.producedText() !== '')
+    if (heldBytes >= MAX_HELD_BYTES || transform.producedText() !== '' || transform.hasContent?.())
       return { held, ended: false, failure: undefined };
     chunk = await body.first();
   }

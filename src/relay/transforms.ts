@@ -46,6 +46,8 @@ export interface StreamTransform {
   usage(): Usage | undefined;
   /** Text, reasoning and tool arguments produced so far. */
   producedText(): string;
+  /** Whether content has begun, for streams whose content is not text (speech). */
+  hasContent?(): boolean;
   /** The model that answered and its finish reasons, as far as the stream told them. */
   facts?(): ReplyFacts | undefined;
   /** A protocol-native error event for the client, when the gateway must end the stream itself. */

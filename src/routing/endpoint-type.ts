@@ -9,6 +9,10 @@ export const endpointTypes = [
   'image-generation',
   'embeddings',
   'jina-rerank',
+  // Audio and realtime (admin-api section 14): served only by channels whose `endpoints` name them.
+  'audio-speech',
+  'audio-transcription',
+  'realtime',
 ] as const;
 
 export type EndpointType = (typeof endpointTypes)[number];

@@ -18,6 +18,7 @@ import { jobLeasesMigration } from './migrations/0015-job-leases.js';
 import { guardrailsMigration } from './migrations/0016-guardrails.js';
 import { loggedBodiesMigration } from './migrations/0017-logged-bodies.js';
 import { managedByConfigMigration } from './migrations/0018-managed-by-config.js';
+import { audioPricesMigration } from './migrations/0019-audio-prices.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0016-guardrails': guardrailsMigration(store.dialect),
     '0017-logged-bodies': loggedBodiesMigration(store.dialect),
     '0018-managed-by-config': managedByConfigMigration,
+    '0019-audio-prices': audioPricesMigration,
   };
 }
 

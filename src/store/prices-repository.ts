@@ -1,7 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PricesTable } from './schema.js';
 
-/** Prices in nano-USD per 1,000,000 tokens; `perRequest` in nano-USD per call. */
+/**
+ * Prices in nano-USD per 1,000,000 tokens; `perRequest` per call, `perMinute` per minute of input
+ * audio, `perMillionCharacters` per 1,000,000 input characters (admin-api section 14).
+ */
 export interface PriceRecord {
   model: string;
   input: number;
@@ -9,6 +12,11 @@ export interface PriceRecord {
   cachedInput: number | null;
   cacheWrite: number | null;
   perRequest: number | null;
+  /** Audio tokens; null: the text price. */
+  inputAudio: number | null;
+  outputAudio: number | null;
+  perMinute: number | null;
+  perMillionCharacters: number | null;
 }
 
 export class PricesRepository {
@@ -31,6 +39,10 @@ export class PricesRepository {
       cached_input: price.cachedInput,
       cache_write: price.cacheWrite,
       per_request: price.perRequest,
+      input_audio: price.inputAudio,
+      output_audio: price.outputAudio,
+      per_minute: price.perMinute,
+      per_million_characters: price.perMillionCharacters,
     };
     const row = await this.db
       .insertInto('prices')
@@ -60,5 +72,9 @@ function toPrice(row: Selectable<PricesTable>): PriceRecord {
     cachedInput: optional(row.cached_input),
     cacheWrite: optional(row.cache_write),
     perRequest: optional(row.per_request),
+    inputAudio: optional(row.input_audio),
+    outputAudio: optional(row.output_audio),
+    perMinute: optional(row.per_minute),
+    perMillionCharacters: optional(row.per_million_characters),
   };
 }

@@ -75,6 +75,10 @@ export interface PricesTable {
   cached_input: number | null;
   cache_write: number | null;
   per_request: number | null;
+  input_audio: number | null;
+  output_audio: number | null;
+  per_minute: number | null;
+  per_million_characters: number | null;
   /** `config` when a configuration file declares it (admin-api section 13), else `api`. */
   managed: Generated<string>;
 }

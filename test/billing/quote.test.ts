@@ -10,10 +10,49 @@ const price = (overrides: Partial<PriceRecord> = {}): PriceRecord => ({
   cachedInput: null,
   cacheWrite: null,
   perRequest: null,
+  inputAudio: null,
+  outputAudio: null,
+  perMinute: null,
+  perMillionCharacters: null,
   ...overrides,
 });
 
 describe('quoteCost', () => {
+  test('audio tokens at the audio prices, falling back to the text prices', () => {
+    const usage = {
+      inputTokens: 1000,
+      cacheReadTokens: 200,
+      cacheWriteTokens: 0,
+      outputTokens: 500,
+      calls: 1,
+      inputAudioTokens: 600,
+      outputAudioTokens: 400,
+    };
+    const priced = price({ inputAudio: usdToNano(40), outputAudio: usdToNano(80) });
+    // 200 text * 2.5 + 600 audio * 40 + 200 cached * 2.5 + 100 text * 10 + 400 audio * 80
+    // = 500 + 24000 + 500 + 1000 + 32000 = 58000 -> 0.058 USD
+    expect(quoteCost(priced, usage, 1)).toBe(58_000_000);
+    // Without audio prices, the text prices: (800 * 2.5 + 200 * 2.5 + 500 * 10) / 1e6
+    expect(quoteCost(price(), usage, 1)).toBe(7_500_000);
+    // Audio counts beyond the totals are capped by them.
+    expect(quoteCost(priced, { ...usage, inputAudioTokens: 5000, outputAudioTokens: 5000 }, 1)).toBe(
+      // 800 audio * 40 + 200 cached * 2.5 + 500 audio * 80 = 32000 + 500 + 40000
+      72_500_000,
+    );
+  });
+
+  test('minutes of input audio and characters of speech input', () => {
+    const none = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, calls: 1 };
+    const perMinute = price({ perMinute: usdToNano(0.006) });
+    // 90 s = 1.5 min * 0.006 = 0.009 USD
+    expect(quoteCost(perMinute, { ...none, audioSeconds: 90 }, 1)).toBe(9_000_000);
+    expect(quoteCost(perMinute, { ...none, audioSeconds: 90 }, 2)).toBe(18_000_000);
+    const perCharacter = price({ perMillionCharacters: usdToNano(15) });
+    // 2000 characters * 15 / 1e6 = 0.03 USD
+    expect(quoteCost(perCharacter, { ...none, characters: 2000 }, 1)).toBe(30_000_000);
+    expect(quoteCost(price(), { ...none, audioSeconds: 90, characters: 2000 }, 1)).toBe(0);
+  });
+
   test('uncached input, output and the group ratio', () => {
     const usage = { inputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 500, calls: 1 };
     // (1000 * 2.5 + 500 * 10) / 1e6 USD = 0.0075 USD

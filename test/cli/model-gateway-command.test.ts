@@ -208,6 +208,10 @@ async function populate(store: Store): Promise<void> {
     cachedInput: 1_250_000_000,
     cacheWrite: null,
     perRequest: null,
+    inputAudio: null,
+    outputAudio: null,
+    perMinute: null,
+    perMillionCharacters: null,
   });
   await repositories.prices.put({
     model: 'claude-a',
@@ -216,6 +220,10 @@ async function populate(store: Store): Promise<void> {
     cachedInput: null,
     cacheWrite: 3_750_000_000,
     perRequest: 1_000_000,
+    inputAudio: null,
+    outputAudio: null,
+    perMinute: null,
+    perMillionCharacters: null,
   });
   await repositories.groups.put({
     name: 'vip',

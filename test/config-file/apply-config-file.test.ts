@@ -81,6 +81,10 @@ describe.each(storeVariants())('applying a configuration file on $name', (varian
       cachedInput: null,
       cacheWrite: null,
       perRequest: null,
+      inputAudio: null,
+      outputAudio: null,
+      perMinute: null,
+      perMillionCharacters: null,
     });
     const edited = config(
       BASE.replace('priority: 2', 'priority: 5').replace(

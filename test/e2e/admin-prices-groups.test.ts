@@ -42,6 +42,10 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      input_audio: null,
+      output_audio: null,
+      per_minute: null,
+      per_million_characters: null,
       managed: 'api',
     });
     const stored = await gateway.gateway.services.repositories.prices.find('gpt-4o');
@@ -52,11 +56,25 @@ describe('prices', () => {
       cachedInput: null,
       cacheWrite: null,
       perRequest: null,
+      inputAudio: null,
+      outputAudio: null,
+      perMinute: null,
+      perMillionCharacters: null,
     });
   });
 
   it('keeps every amount exact and replaces the whole price on a second put', async () => {
-    const full = { input: 0.123456789, output: 3, cached_input: 0.3, cache_write: 3.75, per_request: 0.01 };
+    const full = {
+      input: 0.123456789,
+      output: 3,
+      cached_input: 0.3,
+      cache_write: 3.75,
+      per_request: 0.01,
+      input_audio: 40,
+      output_audio: 80,
+      per_minute: 0.006,
+      per_million_characters: 15,
+    };
     const first = await gateway.admin('PUT', '/prices/claude-sonnet-4', full);
     expect(first.body).toEqual({ model: 'claude-sonnet-4', ...full, managed: 'api' });
     const listed = await gateway.admin('GET', '/prices');
@@ -70,6 +88,10 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      input_audio: null,
+      output_audio: null,
+      per_minute: null,
+      per_million_characters: null,
       managed: 'api',
     });
   });
@@ -106,6 +128,10 @@ describe('prices', () => {
       cached_input: null,
       cache_write: null,
       per_request: null,
+      input_audio: null,
+      output_audio: null,
+      per_minute: null,
+      per_million_characters: null,
       managed: 'api',
     });
     expectError(await gateway.admin('DELETE', '/prices/meta%2Fllama-3'), 404, 'not_found');

@@ -53,6 +53,7 @@ export function azureChatReply(reply: FakeReply, model: string): FakeReply {
     case 'sse':
       return { kind: 'sse', events: [promptFilterChunk(), ...reply.events.map((e) => chunk(e, model))] };
     case 'event-stream':
+    case 'bytes':
       return reply;
   }
 }

@@ -1,4 +1,6 @@
+import { fakeOpenAIRealtime, type FakeRealtime } from './fake-openai-realtime.js';
 import {
+  defaultFakeUsage,
   startFakeUpstream,
   type FakeUpstream,
   type FakeUpstreamOptions,
@@ -10,6 +12,9 @@ import { openaiEmbeddings } from './openai-embeddings.js';
 import { openaiImages } from './openai-images.js';
 import { openaiResponsesCompact } from './openai-responses-compact.js';
 import { openaiResponsesReply } from './openai-responses-reply.js';
+import { openaiSpeech } from './openai-speech.js';
+import { openaiTranscriptions } from './openai-transcriptions.js';
+import { openaiTranslations } from './openai-translations.js';
 import type { FakeEndpoint } from './fake-endpoint.js';
 import { validateOpenAIChatRequest } from './validate-openai-chat-request.js';
 import { validateOpenAIResponsesRequest } from './validate-openai-responses-request.js';
@@ -22,11 +27,35 @@ export const openaiEndpoints: ReadonlyMap<string, FakeEndpoint> = new Map<string
   ['/v1/alpha/search', openaiAlphaSearch],
   ['/v1/images/generations', openaiImages],
   ['/v1/embeddings', openaiEmbeddings],
+  ['/v1/audio/speech', openaiSpeech],
+  ['/v1/audio/transcriptions', openaiTranscriptions],
+  ['/v1/audio/translations', openaiTranslations],
 ]);
 
-/** The OpenAI API's endpoints (see `openaiEndpoints`). */
-export function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
-  return startFakeUpstream(openaiVendor, options);
+export interface FakeOpenAI extends FakeUpstream {
+  /** The Realtime API's WebSocket on the same origin (fake-openai-realtime.ts). */
+  realtime: FakeRealtime;
+}
+
+/** The OpenAI API's endpoints (see `openaiEndpoints`), and the Realtime WebSocket. */
+export async function startFakeOpenAI(options: FakeUpstreamOptions = {}): Promise<FakeOpenAI> {
+  const realtime = fakeOpenAIRealtime({
+    text: options.replyText ?? openaiVendor.defaultText,
+    usage: { ...defaultFakeUsage, ...options.usage },
+  });
+  const upstream = await startFakeUpstream({ ...openaiVendor, upgrade: realtime.upgrade }, options);
+  return {
+    ...upstream,
+    realtime: realtime.controls,
+    clear() {
+      upstream.clear();
+      realtime.clear();
+    },
+    close() {
+      realtime.close();
+      return upstream.close();
+    },
+  };
 }
 
 /** Shared with fakes of vendors that front OpenAI's API (Azure, OpenAI-compatible presets). */

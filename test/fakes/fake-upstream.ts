@@ -7,7 +7,7 @@
  *   fake.requests     // every request received, in order: { method, url, path, headers, body }
  *   fake.script(step, ...)   // queue behaviours, one per coming request; then normal replies again
  *     { type: 'reply', text?, thinking?, usage?, toolCall?, toolArguments?, toolCallCount?,
- *       interleaveToolCalls?, refusal?, omitUsage?, delayMs?, chunkDelayMs? }
+ *       interleaveToolCalls?, refusal?, omitUsage?, delayMs?, chunkDelayMs?, audioBytes?, audioChunkBytes? }
  *     { type: 'error', status: 429, message?, code?, retryAfter?: 2 }  // vendor-shaped error body
  *     { type: 'reset' }                           // connection reset before any byte
  *     { type: 'reset-mid-stream', afterChunks: 2 } // headers and 2 chunks, then a reset
@@ -19,12 +19,16 @@
  *     Every step takes `delayMs` (wait before the first byte); reply overrides work on the steps that
  *     send part of a reply (reset-mid-stream to error-mid-stream).
  *   fake.scriptAlways(step)  // for every request once the queue is empty; undefined to stop
+ *     A WebSocket upgrade is a request too: it is recorded, and takes a step (`error` refuses the
+ *     upgrade with that status, `reset` drops it, any other step opens the socket).
  *   fake.clear()             // forget recorded requests and scripts
  *   fake.validateRequests(false) // accept bodies the real API refuses (on by default; also an option)
  *   await fake.close()
  *
- * A chunk is one SSE event of a stream, one binary frame of an AWS event stream, or the whole body
- * of a JSON reply. Usage counts are vendor-neutral (`FakeUsage`); each vendor file maps them to its
+ * A chunk is one SSE event of a stream, one binary frame of an AWS event stream, one piece of a
+ * binary body (speech audio), or the whole body of a JSON reply. A `multipart/form-data` request
+ * is read with busboy: `multipart` keeps every part (file bytes, filename, content type) and
+ * `body` its text fields. Usage counts are vendor-neutral (`FakeUsage`); each vendor file maps them to its
  * own fields. A wrong or missing
  * key gets a 401 in the vendor's error shape. A body the real API would refuse gets a 400 in the
  * vendor's error shape, with the vendor's wording (see `validate-*-request.ts`), and the recorded
@@ -32,7 +36,11 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { refuseUpgrade, replyWire, sendJson, write, writeRawStream } from './fake-reply-wire.js';
+import type { RecordedMultipart } from './parse-multipart.js';
+import { recordRequest, recordUpgrade } from './record-request.js';
 
 /** Input counts include cached and cache-write tokens; output counts include reasoning tokens. */
 export interface FakeUsage {
@@ -41,6 +49,14 @@ export interface FakeUsage {
   cachedTokens: number;
   cacheWriteTokens: number;
   reasoningTokens: number;
+  /**
+   * The audio parts of those counts, and the input audio's length, for the audio and realtime
+   * endpoints; optional so that usage written for text endpoints stays complete without them.
+   */
+  inputAudioTokens?: number;
+  cachedAudioTokens?: number;
+  outputAudioTokens?: number;
+  audioSeconds?: number;
 }
 
 export interface ReplyOverrides {
@@ -61,6 +77,9 @@ export interface ReplyOverrides {
   chunkDelayMs?: number;
   /** Leave the usage block out of the reply, as some vendors and endpoints do. */
   omitUsage?: boolean;
+  /** Size of a speech reply's audio in bytes, and of each chunk it is sent in. */
+  audioBytes?: number;
+  audioChunkBytes?: number;
 }
 
 export type FakeStep = { delayMs?: number } & (
@@ -86,6 +105,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The body's bytes as received (what a request signature covers). */
   rawBody?: Buffer;
+  /** Every part of a `multipart/form-data` body; `body` then holds its text fields. */
+  multipart?: RecordedMultipart;
   /** Why the fake refused the body, as the real API would have. */
   refused?: RequestProblem;
 }
@@ -110,13 +131,18 @@ export interface ReplyContent {
   interleaveToolCalls: boolean;
   refusal: boolean;
   omitUsage: boolean;
+  /** Undefined: the endpoint's own default. */
+  audioBytes?: number;
+  audioChunkBytes?: number;
 }
 
 export type FakeReply =
   | { kind: 'json'; body: unknown }
   | { kind: 'sse'; events: string[] }
   /** Binary AWS event-stream frames (`application/vnd.amazon.eventstream`), with the reply's own headers. */
-  | { kind: 'event-stream'; frames: Uint8Array[]; headers?: Record<string, string> };
+  | { kind: 'event-stream'; frames: Uint8Array[]; headers?: Record<string, string> }
+  /** A body of this content type, sent as these chunks (speech audio, plain-text transcripts). */
+  | { kind: 'bytes'; contentType: string; chunks: (string | Uint8Array)[] };
 
 /** Why the credentials are refused; `code` names the vendor's error where it has one. */
 export interface FakeDenial {
@@ -151,6 +177,17 @@ export interface FakeVendor {
     content: ReplyContent,
     nextId: (prefix: string) => string,
   ): FakeReply | undefined;
+  /** Takes a WebSocket upgrade (OpenAI Realtime); false, or no method: no WebSocket at that path (404). */
+  upgrade?(upgrade: FakeUpgrade): boolean;
+}
+
+/** A WebSocket upgrade request, recorded in `requests` like any other, for the vendor to take. */
+export interface FakeUpgrade {
+  request: RecordedRequest;
+  incoming: IncomingMessage;
+  socket: Duplex;
+  head: Buffer;
+  isValidKey: (presented: unknown) => boolean;
 }
 
 export interface FakeUpstreamOptions {
@@ -178,6 +215,10 @@ export const defaultFakeUsage: FakeUsage = {
   cachedTokens: 8,
   cacheWriteTokens: 4,
   reasoningTokens: 5,
+  inputAudioTokens: 6,
+  cachedAudioTokens: 2,
+  outputAudioTokens: 7,
+  audioSeconds: 3,
 };
 
 export async function startFakeUpstream(
@@ -204,7 +245,7 @@ export async function startFakeUpstream(
         ...vendor.errorHeaders?.(status, detail),
         ...headers,
       });
-    const request = await record(incoming);
+    const request = await recordRequest(incoming);
     requests.push(request);
     const step = queue.shift() ?? always ?? { type: 'reply' };
     if (step.delayMs) await sleep(step.delayMs);
@@ -243,6 +284,8 @@ export async function startFakeUpstream(
       interleaveToolCalls: step.interleaveToolCalls ?? false,
       refusal: step.refusal ?? false,
       omitUsage: step.omitUsage ?? false,
+      audioBytes: step.audioBytes,
+      audioChunkBytes: step.audioChunkBytes,
     };
     const reply = vendor.reply(request, content, nextId);
     if (!reply) return sendError(404, `Unknown path ${request.method} ${request.path}`);
@@ -271,12 +314,37 @@ export async function startFakeUpstream(
     }
   }
 
+  async function handleUpgrade(incoming: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const request = recordUpgrade(incoming);
+    requests.push(request);
+    const step = queue.shift() ?? always ?? { type: 'reply' };
+    if (step.delayMs) await sleep(step.delayMs);
+    if (step.type === 'reset') return void socket.destroy();
+    if (step.type === 'error') {
+      const detail = step.code === undefined ? undefined : { code: step.code };
+      const message = step.message ?? `Fake upstream error ${step.status}`;
+      const retryAfter: Record<string, string> =
+        step.retryAfter === undefined ? {} : { 'retry-after': String(step.retryAfter) };
+      return refuseUpgrade(socket, {
+        status: step.status,
+        body: vendor.errorBody(step.status, message, detail, request),
+        headers: { ...vendor.errorHeaders?.(step.status, detail), ...retryAfter },
+      });
+    }
+    if (vendor.upgrade?.({ request, incoming, socket, head, isValidKey })) return;
+    const message = `Unknown path ${request.method} ${request.path}`;
+    refuseUpgrade(socket, { status: 404, body: vendor.errorBody(404, message, undefined, request) });
+  }
+
   const server = createServer((incoming, response) => {
     handle(incoming, response).catch((error: unknown) => {
       if (!response.headersSent)
         sendJson(response, 500, vendor.errorBody(500, String(error)), vendor.errorHeaders?.(500));
       else response.destroy();
     });
+  });
+  server.on('upgrade', (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
+    handleUpgrade(incoming, socket, head).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -298,78 +366,6 @@ export async function startFakeUpstream(
         server.closeAllConnections();
       }),
   };
-}
-
-const jsonHeaders = { 'content-type': 'application/json' };
-const sseHeaders = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
-
-/** A reply's chunks as written, and its headers. */
-function replyWire(reply: FakeReply): { chunks: (string | Uint8Array)[]; headers: Record<string, string> } {
-  switch (reply.kind) {
-    case 'json':
-      return { chunks: [JSON.stringify(reply.body)], headers: jsonHeaders };
-    case 'sse':
-      return { chunks: reply.events, headers: sseHeaders };
-    case 'event-stream':
-      return {
-        chunks: reply.frames,
-        headers: { 'content-type': 'application/vnd.amazon.eventstream', ...reply.headers },
-      };
-  }
-}
-
-async function record(incoming: IncomingMessage): Promise<RecordedRequest> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const rawBody = Buffer.concat(chunks);
-  const text = rawBody.toString('utf8');
-  const url = new URL(incoming.url ?? '/', 'http://fake.invalid');
-  return {
-    method: incoming.method ?? 'GET',
-    url: incoming.url ?? '/',
-    path: url.pathname,
-    query: url.searchParams,
-    headers: incoming.headers,
-    body: parseJson(text),
-    rawBody,
-  };
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  response.writeHead(status, { ...jsonHeaders, ...headers });
-  response.end(JSON.stringify(body));
-}
-
-/** A 200 stream of exactly the given chunks, whatever they hold. */
-async function writeRawStream(
-  response: ServerResponse,
-  step: { chunks: (string | Uint8Array)[]; chunkDelayMs?: number },
-): Promise<void> {
-  response.writeHead(200, sseHeaders);
-  for (const [index, chunk] of step.chunks.entries()) {
-    if (index > 0 && step.chunkDelayMs) await sleep(step.chunkDelayMs);
-    if (!(await write(response, chunk))) return;
-  }
-  response.end();
-}
-
-/** Resolves false when the client has gone. */
-function write(response: ServerResponse, chunk: string | Uint8Array): Promise<boolean> {
-  return new Promise((resolve) => response.write(chunk, (error) => resolve(!error)));
 }
 
 /** One SSE event; Gemini separates events with CRLF pairs. */

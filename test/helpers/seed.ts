@@ -137,6 +137,10 @@ export interface PriceInUsd {
   cachedInput?: number | null;
   cacheWrite?: number | null;
   perRequest?: number | null;
+  inputAudio?: number | null;
+  outputAudio?: number | null;
+  perMinute?: number | null;
+  perMillionCharacters?: number | null;
 }
 
 /** A price in USD per 1M tokens; a single number is used for input and output alike. */
@@ -155,6 +159,10 @@ export async function seedPrice(
     cachedInput: optional(price.cachedInput),
     cacheWrite: optional(price.cacheWrite),
     perRequest: optional(price.perRequest),
+    inputAudio: optional(price.inputAudio),
+    outputAudio: optional(price.outputAudio),
+    perMinute: optional(price.perMinute),
+    perMillionCharacters: optional(price.perMillionCharacters),
   });
   await gw.gateway.services.changes.publish('prices');
   return record;

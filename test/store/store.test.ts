@@ -205,6 +205,10 @@ describe.each(storeVariants())('store on $name', (variant) => {
       cachedInput: null,
       cacheWrite: null,
       perRequest: null,
+      inputAudio: null,
+      outputAudio: null,
+      perMinute: null,
+      perMillionCharacters: null,
     });
     await repositories.prices.put({
       model: 'gpt-4o',
@@ -213,6 +217,10 @@ describe.each(storeVariants())('store on $name', (variant) => {
       cachedInput: 3,
       cacheWrite: 4,
       perRequest: 5,
+      inputAudio: null,
+      outputAudio: null,
+      perMinute: null,
+      perMillionCharacters: null,
     });
     expect(await repositories.prices.all()).toEqual([
       { model: 'gpt-4o', input: 1, output: 2, cachedInput: 3, cacheWrite: 4, perRequest: 5 },

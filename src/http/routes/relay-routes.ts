@@ -87,7 +87,7 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
     ['/v1/images/generations', relayEndpoints.imageGenerations],
     ['/v1/embeddings', relayEndpoints.embeddings],
     ['/v1/rerank', relayEndpoints.rerank],
-    ['/v1/audio/speech', relayEndpoints.audio],
+    ['/v1/audio/speech', relayEndpoints.speech],
     ['/v1/audio/transcriptions', relayEndpoints.audio],
     ['/v1/audio/translations', relayEndpoints.audio],
     ['/v1/video/generations', relayEndpoints.video],
