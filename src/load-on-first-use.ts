@@ -11,3 +11,12 @@ export function loadOnFirstUse<Module>(specifier: string): () => Module {
   let loaded: Module | undefined;
   return () => (loaded ??= require(specifier) as Module);
 }
+
+/**
+ * The same for a package published only as an ES module: `require` loads those from Node 20.19
+ * on, and `engines` still allows 20.18.
+ */
+export function importOnFirstUse<Module>(specifier: string): () => Promise<Module> {
+  let loading: Promise<Module> | undefined;
+  return () => (loading ??= import(specifier) as Promise<Module>);
+}

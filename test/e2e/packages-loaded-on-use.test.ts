@@ -50,6 +50,7 @@ const optionalPackages = [
   '@smithy/eventstream-codec',
   '@opentelemetry/sdk-trace-base',
   'gpt-tokenizer',
+  'music-metadata',
 ];
 
 test('a gateway on SQLite, without Redis or traces, does not load the packages only those need', async () => {
