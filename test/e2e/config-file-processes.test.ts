@@ -215,37 +215,41 @@ describe.runIf(databaseUrl)('several instances on one PostgreSQL', () => {
     for (const list of channels) expect(list).toEqual(channels[0]);
   }, 60_000);
 
-  test.runIf(redisUrl)('with Redis, the others hear of one instance applying on SIGHUP', async () => {
-    const user = await call(instances[0]!, 'POST', '/api/users', { username: 'shared', balance: 1 });
-    const { key } = await call(instances[0]!, 'POST', '/api/keys', { user_id: user.id });
-    writeFileSync(configFile, configText(['m1', 'm4']));
-    instances[0]!.child.kill('SIGHUP');
-    const allList = async (models: string) => {
-      for (const instance of instances)
-        await waitFor(
-          () => listedEverywhere(instance, key, 1),
-          ([list]) => list!.join() === models,
-          { timeoutMs: 10_000, what: `${models} listed by every instance` },
-        );
-    };
-    await allList('m1,m4');
+  test.runIf(redisUrl)(
+    'with Redis, the others hear of one instance applying on SIGHUP',
+    async () => {
+      const user = await call(instances[0]!, 'POST', '/api/users', { username: 'shared', balance: 1 });
+      const { key } = await call(instances[0]!, 'POST', '/api/keys', { user_id: user.id });
+      writeFileSync(configFile, configText(['m1', 'm4']));
+      instances[0]!.child.kill('SIGHUP');
+      const allList = async (models: string) => {
+        for (const instance of instances)
+          await waitFor(
+            () => listedEverywhere(instance, key, 1),
+            ([list]) => list!.join() === models,
+            { timeoutMs: 10_000, what: `${models} listed by every instance` },
+          );
+      };
+      await allList('m1,m4');
 
-    // `model-gateway config apply` from elsewhere: the instances hear of it through Redis too.
-    writeFileSync(configFile, configText(['m1', 'm5']));
-    const applied = spawnSync(
-      process.execPath,
-      [path.join(repositoryRoot, 'dist/cli.js'), 'config', 'apply', configFile],
-      {
-        env: { PATH: process.env.PATH ?? '', ...environment },
-        encoding: 'utf8',
-      },
-    );
-    expect(applied.status, applied.stderr).toBe(0);
-    await allList('m1,m5');
+      // `model-gateway config apply` from elsewhere: the instances hear of it through Redis too.
+      writeFileSync(configFile, configText(['m1', 'm5']));
+      const applied = spawnSync(
+        process.execPath,
+        [path.join(repositoryRoot, 'dist/cli.js'), 'config', 'apply', configFile],
+        {
+          env: { PATH: process.env.PATH ?? '', ...environment },
+          encoding: 'utf8',
+        },
+      );
+      expect(applied.status, applied.stderr).toBe(0);
+      await allList('m1,m5');
 
-    // A cluster's primary starting with a changed file: the instances already serving hear of it.
-    writeFileSync(configFile, configText(['m1', 'm7']));
-    instances.push(await startBuiltGateway({ ...environment, GATEWAY_WORKERS: '2' }));
-    await allList('m1,m7');
-  });
+      // A cluster's primary starting with a changed file: the instances already serving hear of it.
+      writeFileSync(configFile, configText(['m1', 'm7']));
+      instances.push(await startBuiltGateway({ ...environment, GATEWAY_WORKERS: '2' }));
+      await allList('m1,m7');
+    },
+    60_000,
+  );
 });
