@@ -129,11 +129,12 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       settings,
       losses,
     );
-    const planFor = (model: string) =>
+    const planFor = ({ model, price }: RouteTarget) =>
       operation.createPlanner({
         body: sent.body,
         bodyBytes: sent.bodyBytes,
         model,
+        price,
         requestedModel: plan.requestedModel,
         effort: plan.effort,
         stream,
@@ -160,7 +161,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       targets: routing.targets.map((target) => ({
         model: target.model,
         candidates: target.candidates,
-        plan: planFor(target.model),
+        plan: planFor(target),
       })),
       fallbackOn: plan.fallbackOn,
       onFirstByte: routing.onFirstByte,
@@ -250,9 +251,7 @@ export async function handleRelay(services: RelayServices, request: RelayRequest
       requestId: request.requestId,
       onClosed: untrack,
     });
-    const contentType = result.plan.upstreamContentType
-      ? headerText(result.reply.headers['content-type'])
-      : undefined;
+    const contentType = result.plan.streamContentType?.(headerText(result.reply.headers['content-type']));
     return {
       kind: 'stream',
       status: 200,

@@ -9,6 +9,7 @@ import type { ClientProtocolName, ProtocolName, StreamEncoderOptions } from '../
 import { protocolOfEndpoint, protocols } from '../protocols/registry.js';
 import { declaredUpstreamEndpoints } from '../routing/declared-upstream-endpoints.js';
 import type { RoutableChannel } from '../routing/routing-catalog.js';
+import type { PriceRecord } from '../store/prices-repository.js';
 import type { Cancellation } from './cancellation.js';
 import { convertReply, convertStream } from './convert.js';
 import { convertingClientErrors } from './operations/conversion-errors.js';
@@ -31,8 +32,11 @@ export interface UpstreamPlan {
   reply(): ReplyTransform;
   /** Absent for operations that never stream. */
   stream?(): StreamTransform;
-  /** A stream goes out with the upstream's content type (speech audio) rather than as server-sent events. */
-  upstreamContentType?: boolean;
+  /**
+   * The content type a stream goes out with, given the upstream's (speech audio), where it is not
+   * server-sent events.
+   */
+  streamContentType?(upstream: string | undefined): string | undefined;
 }
 
 export interface PlannerInput {
@@ -40,6 +44,8 @@ export interface PlannerInput {
   bodyBytes: Buffer;
   /** The public model (modifier stripped) and the model name as the client wrote it. */
   model: string;
+  /** What the model is billed at. */
+  price: PriceRecord;
   requestedModel: string;
   effort: ReasoningEffort | undefined;
   stream: boolean;

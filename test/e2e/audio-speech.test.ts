@@ -120,6 +120,33 @@ describe('speech', () => {
     expect(nano(log.cost)).toBe(Math.round((12 * nano(0.6) + 900 * nano(12)) / 1e6));
   });
 
+  test('a model billed by tokens alone is asked for its events, and the client still gets the audio', async () => {
+    upstream.script({
+      type: 'reply',
+      audioBytes: 9_000,
+      audioChunkBytes: 2_000,
+      usage: { inputTokens: 7, outputTokens: 640 },
+    });
+    const response = await openai.audio.speech.create({
+      model: 'voice',
+      input: 'Read this aloud.',
+      voice: 'coral',
+      response_format: 'flac',
+    });
+    expect(response.headers.get('content-type')).toBe('audio/flac');
+    expect(Buffer.from(await response.arrayBuffer()).equals(fakeSpeechAudio('flac', 9_000))).toBe(true);
+    expect(upstream.requests.at(-1)!.body).toEqual({
+      model: 'gpt-4o-mini-tts',
+      input: 'Read this aloud.',
+      voice: 'coral',
+      response_format: 'flac',
+      stream_format: 'sse',
+    });
+    const log = await lastLog();
+    expect(log).toMatchObject({ model: 'voice', prompt_tokens: 7, completion_tokens: 640 });
+    expect(nano(log.cost)).toBe(Math.round((7 * nano(0.6) + 640 * nano(12)) / 1e6));
+  });
+
   test('a client that leaves mid-speech is charged for the characters it asked to hear', async () => {
     upstream.script({ type: 'reply', audioBytes: 400_000, audioChunkBytes: 4_000, chunkDelayMs: 20 });
     const input = 'x'.repeat(1000);
