@@ -200,6 +200,13 @@ export interface Price {
   cached_input: number | null;
   cache_write: number | null;
   per_request: number | null;
+  /** USD per 1M audio tokens; null: the text `input` / `output` price applies (admin-api section 14). */
+  input_audio: number | null;
+  output_audio: number | null;
+  /** USD per minute of input audio (transcription). */
+  per_minute: number | null;
+  /** USD per 1M input characters (text-to-speech). */
+  per_million_characters: number | null;
   managed: Managed;
 }
 

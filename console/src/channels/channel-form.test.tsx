@@ -107,6 +107,32 @@ describe('ChannelForm', () => {
     );
   });
 
+  it('offers the audio and realtime endpoint types by name and sends the chosen ones', async () => {
+    const { onSubmit, user } = renderForm();
+    fill(/^Name/, 'audio');
+    fill('Key 1', 'sk-upstream');
+    fill(/^Models/, 'tts-1');
+    await user.click(screen.getByLabelText('Override endpoint types'));
+    expect(screen.getByLabelText('Transcription (audio-transcription)')).toBeTruthy();
+    expect(screen.getByLabelText('Realtime (realtime)')).toBeTruthy();
+    await user.click(screen.getByLabelText('Speech (audio-speech)'));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({
+      kind: 'create',
+      fields: { name: 'audio', models: ['tts-1'], endpoints: ['audio-speech'] },
+    });
+  });
+
+  it('names the audio and realtime endpoint types in Chinese', async () => {
+    renderWithProviders(
+      <ChannelForm pending={false} error={null} onSubmit={() => undefined} onCancel={() => undefined} />,
+      { language: 'zh-CN' },
+    );
+    await userEvent.setup({ delay: null }).click(screen.getByLabelText('覆盖端点类型'));
+    for (const label of ['语音合成 (audio-speech)', '语音转写 (audio-transcription)', '实时语音 (realtime)'])
+      expect(screen.getByLabelText(label)).toBeTruthy();
+  });
+
   it('edits a channel: only changed fields, the stored keys kept unless replaced', async () => {
     const channel: Channel = {
       id: 4,

@@ -16,6 +16,7 @@ import { ChannelKeysInput } from './channel-keys-input';
 import { CHANNEL_TYPES, channelTypeSpec, ENDPOINT_TYPES, isChannelType } from './channel-types';
 import { defaultBaseUrl } from './default-base-url';
 import { ModelMappingInput } from './model-mapping-input';
+import { useEndpointTypeLabel } from './use-endpoint-type-label';
 import { validateChannelForm, type ChannelFormProblem } from './validate-channel-form';
 
 export type ChannelSubmission =
@@ -33,6 +34,7 @@ export interface ChannelFormProps {
 /** Every field of every channel type, `config` included; an edit sends only what changed. */
 export function ChannelForm({ channel, pending, error, onSubmit, onCancel }: ChannelFormProps) {
   const { t } = useTranslation();
+  const endpointTypeLabel = useEndpointTypeLabel();
   const editing = channel !== undefined;
   const initial = channelToFormValues(channel);
   const describe = (problem: ChannelFormProblem): string => {
@@ -172,7 +174,7 @@ export function ChannelForm({ channel, pending, error, onSubmit, onCancel }: Cha
           <Checkbox.Group label={t('channels.endpoints')} {...form.getInputProps('endpoints')}>
             <Group gap="sm" mt={4}>
               {ENDPOINT_TYPES.map((endpoint) => (
-                <Checkbox key={endpoint} value={endpoint} label={endpoint} />
+                <Checkbox key={endpoint} value={endpoint} label={endpointTypeLabel(endpoint)} />
               ))}
             </Group>
           </Checkbox.Group>

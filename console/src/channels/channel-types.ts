@@ -53,7 +53,7 @@ export interface ChannelTypeSpec {
   endpointTypes: (upstreamModel: string) => readonly string[];
 }
 
-/** Endpoint types a channel's `endpoints` may list (client-api section 2.1). */
+/** Endpoint types a channel's `endpoints` may list (client-api section 2.1, admin-api section 14). */
 export const ENDPOINT_TYPES = [
   'openai',
   'openai-response',
@@ -64,6 +64,10 @@ export const ENDPOINT_TYPES = [
   'image-generation',
   'embeddings',
   'jina-rerank',
+  // Served only by channels whose `endpoints` name them: no type derives them (admin-api section 14).
+  'audio-speech',
+  'audio-transcription',
+  'realtime',
 ] as const;
 
 const openaiCompatible = (defaultBaseUrl: string, keyOptional = false): ChannelTypeSpec => ({

@@ -27,6 +27,10 @@ const price: Price = {
   cached_input: null,
   cache_write: null,
   per_request: null,
+  input_audio: null,
+  output_audio: null,
+  per_minute: null,
+  per_million_characters: null,
   managed: 'api',
 };
 

@@ -71,6 +71,10 @@ describe('ModelsPage and the configuration file', () => {
     cached_input: null,
     cache_write: null,
     per_request: null,
+    input_audio: null,
+    output_audio: null,
+    per_minute: null,
+    per_million_characters: null,
     managed,
   });
 

@@ -3,21 +3,12 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import type { Price, PriceFields } from '../api/types';
 import { ErrorAlert } from '../components/error-alert';
+import { formValuesToPriceFields, priceToFormValues, type PriceFormValues } from './price-form-values';
 
-interface PriceFormValues {
-  model: string;
-  input: number | string;
-  output: number | string;
-  cachedInput: number | string;
-  cacheWrite: number | string;
-  perRequest: number | string;
-}
-
-function optional(value: number | string): number | null {
-  return value === '' ? null : Number(value);
-}
-
-/** USD per 1M tokens; the optional ones empty mean "same as input" (cache) or "none" (per request). */
+/**
+ * USD per 1M tokens; the optional ones empty mean "same as input" (cache, audio tokens: the text
+ * price) or "none" (per request, per minute, per 1M characters).
+ */
 export function PriceForm({
   model,
   price,
@@ -36,14 +27,7 @@ export function PriceForm({
 }) {
   const { t } = useTranslation();
   const form = useForm<PriceFormValues>({
-    initialValues: {
-      model: model ?? '',
-      input: price?.input ?? '',
-      output: price?.output ?? '',
-      cachedInput: price?.cached_input ?? '',
-      cacheWrite: price?.cache_write ?? '',
-      perRequest: price?.per_request ?? '',
-    },
+    initialValues: priceToFormValues({ model, price }),
     validate: {
       model: (value) => (value.trim() === '' ? t('common.required') : null),
       input: (value) => (value === '' ? t('common.required') : null),
@@ -54,15 +38,7 @@ export function PriceForm({
   return (
     <form
       noValidate
-      onSubmit={form.onSubmit((values) =>
-        onSubmit(values.model.trim(), {
-          input: Number(values.input),
-          output: Number(values.output),
-          cached_input: optional(values.cachedInput),
-          cache_write: optional(values.cacheWrite),
-          per_request: optional(values.perRequest),
-        }),
-      )}
+      onSubmit={form.onSubmit((values) => onSubmit(values.model.trim(), formValuesToPriceFields(values)))}
     >
       <Stack gap="sm">
         {model === undefined && (
@@ -92,6 +68,34 @@ export function PriceForm({
           {...money}
           {...form.getInputProps('perRequest')}
         />
+        <Group grow align="flex-start">
+          <NumberInput
+            label={t('models.inputAudio')}
+            description={t('models.sameAsTextInput')}
+            {...money}
+            {...form.getInputProps('inputAudio')}
+          />
+          <NumberInput
+            label={t('models.outputAudio')}
+            description={t('models.sameAsTextOutput')}
+            {...money}
+            {...form.getInputProps('outputAudio')}
+          />
+        </Group>
+        <Group grow align="flex-start">
+          <NumberInput
+            label={t('models.perMinute')}
+            description={t('models.perMinuteHint')}
+            {...money}
+            {...form.getInputProps('perMinute')}
+          />
+          <NumberInput
+            label={t('models.perMillionCharacters')}
+            description={t('models.perMillionCharactersHint')}
+            {...money}
+            {...form.getInputProps('perMillionCharacters')}
+          />
+        </Group>
         {Boolean(error) && <ErrorAlert error={error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel}>
