@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CHANNEL_TYPES, CHANNEL_TYPE_SPECS } from '../../console/src/channels/channel-types.js';
+import {
+  CHANNEL_TYPES,
+  CHANNEL_TYPE_SPECS,
+  ENDPOINT_TYPES,
+} from '../../console/src/channels/channel-types.js';
+import { endpointTypes } from '../../src/routing/endpoint-type.js';
 import { findProvider, providerTypes } from '../../src/providers/registry.js';
 
 /**
@@ -18,6 +23,10 @@ const MODELS = [
 describe('the console channel types agree with the provider registry', () => {
   it('names the same types in the same order', () => {
     expect(CHANNEL_TYPES).toEqual(providerTypes);
+  });
+
+  it('offers every endpoint type a channel may declare, and no other', () => {
+    expect([...ENDPOINT_TYPES].sort()).toEqual([...endpointTypes].sort());
   });
 
   describe.each(CHANNEL_TYPES)('%s', (type) => {
