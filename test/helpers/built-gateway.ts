@@ -113,7 +113,11 @@ export async function startBuiltGateway(
     });
     child.stderr.resume();
     void exited.then((code) => reject(new Error(`gateway exited with ${code}: ${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`gateway not ready: ${lines.join('\n')}`)), 20_000);
+    setTimeout(() => {
+      // Not left running past the test: a cluster primary would keep forking its workers.
+      child.kill('SIGKILL');
+      reject(new Error(`gateway not ready: ${lines.join('\n')}`));
+    }, 20_000);
   });
   return { child, origin, lines, exited };
 }
