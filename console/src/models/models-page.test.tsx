@@ -122,4 +122,29 @@ describe('ModelsPage and the configuration file', () => {
       false,
     );
   });
+
+  it('shows the per-minute and per-character prices of audio models where they are set', async () => {
+    mockFetch((url) => {
+      if (url === '/api/config-file') return { status: 200, body: { file: null, settings: [] } };
+      if (url.startsWith('/api/prices'))
+        return {
+          status: 200,
+          body: {
+            data: [
+              { ...price('whisper-1', 'api'), input: 0, output: 0, per_minute: 0.006 },
+              { ...price('tts-1', 'api'), input: 0, output: 0, per_million_characters: 15 },
+            ],
+          },
+        };
+      return { status: 200, body: { data: [] } };
+    });
+    renderWithProviders(<ModelsPage />);
+    const table = within(await screen.findByRole('table', { name: 'Models' }));
+    const whisper = within(table.getByText('whisper-1').closest('tr') as HTMLElement);
+    expect(whisper.getByText(/per minute of audio/)).toBeTruthy();
+    expect(whisper.queryByText(/per 1M characters/)).toBeNull();
+    const tts = within(table.getByText('tts-1').closest('tr') as HTMLElement);
+    expect(tts.getByText(/per 1M characters/)).toBeTruthy();
+    expect(tts.queryByText(/per minute of audio/)).toBeNull();
+  });
 });

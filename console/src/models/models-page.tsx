@@ -97,6 +97,18 @@ export function ModelsPage() {
                 output: formatUsd(entry.price.output),
               })}
             </Text>
+            {entry.price.per_minute !== null && (
+              <Text size="sm">
+                {t('models.perMinuteSummary', { price: formatUsd(entry.price.per_minute) })}
+              </Text>
+            )}
+            {entry.price.per_million_characters !== null && (
+              <Text size="sm">
+                {t('models.perMillionCharactersSummary', {
+                  price: formatUsd(entry.price.per_million_characters),
+                })}
+              </Text>
+            )}
             <ManagedBadge managed={entry.price.managed} />
           </Stack>
         ) : (

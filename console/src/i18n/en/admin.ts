@@ -126,6 +126,8 @@ export const enAdmin = {
     perMillionCharacters: 'Per 1M characters (USD)',
     perMillionCharactersHint: 'Text-to-speech, by the input text; empty: not charged.',
     inputOutput: 'in {{input}} / out {{output}}',
+    perMinuteSummary: '{{price}} per minute of audio',
+    perMillionCharactersSummary: '{{price}} per 1M characters',
     otherModel: 'Price another model',
     modelId: 'Model ID',
   },

@@ -139,6 +139,8 @@ export const zhCNAdmin: Pick<
     perMillionCharacters: '每百万字符 (美元)',
     perMillionCharactersHint: '语音合成, 按输入文本; 留空: 不计费。',
     inputOutput: '输入 {{input}} / 输出 {{output}}',
+    perMinuteSummary: '每分钟音频 {{price}}',
+    perMillionCharactersSummary: '每百万字符 {{price}}',
     otherModel: '为其他模型定价',
     modelId: '模型 ID',
   },
