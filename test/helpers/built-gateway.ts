@@ -108,12 +108,15 @@ export async function startBuiltGateway(
       for (const line of parts) {
         lines.push(line);
         const ready = /gateway ready on (http:\/\/[^"\s]+)/.exec(line);
-        if (ready?.[1]) resolve(ready[1]);
+        if (ready?.[1]) {
+          clearTimeout(notReady);
+          resolve(ready[1]);
+        }
       }
     });
     child.stderr.resume();
     void exited.then((code) => reject(new Error(`gateway exited with ${code}: ${lines.join('\n')}`)));
-    setTimeout(() => {
+    const notReady = setTimeout(() => {
       // Not left running past the test: a cluster primary would keep forking its workers.
       child.kill('SIGKILL');
       reject(new Error(`gateway not ready: ${lines.join('\n')}`));

@@ -26,6 +26,7 @@ const MIGRATIONS = [
   '0016-guardrails',
   '0017-logged-bodies',
   '0018-managed-by-config',
+  '0019-audio-prices',
 ];
 
 const opened: Array<() => Promise<void>> = [];

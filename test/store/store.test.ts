@@ -223,7 +223,18 @@ describe.each(storeVariants())('store on $name', (variant) => {
       perMillionCharacters: null,
     });
     expect(await repositories.prices.all()).toEqual([
-      { model: 'gpt-4o', input: 1, output: 2, cachedInput: 3, cacheWrite: 4, perRequest: 5 },
+      {
+        model: 'gpt-4o',
+        input: 1,
+        output: 2,
+        cachedInput: 3,
+        cacheWrite: 4,
+        perRequest: 5,
+        inputAudio: null,
+        outputAudio: null,
+        perMinute: null,
+        perMillionCharacters: null,
+      },
     ]);
     expect(await repositories.prices.delete('gpt-4o')).toMatchObject({ model: 'gpt-4o' });
     expect(await repositories.prices.find('gpt-4o')).toBeUndefined();
