@@ -53,6 +53,7 @@ export function quotePreCharge(options: {
   estimatedInputTokens: number;
   outputCap: number;
   calls: number;
+  inputAudioTokens?: number | undefined;
   characters?: number | undefined;
   audioSeconds?: number | undefined;
   groupRatio: number;
@@ -65,6 +66,7 @@ export function quotePreCharge(options: {
       cacheWriteTokens: 0,
       outputTokens: options.outputCap,
       calls: options.calls,
+      inputAudioTokens: options.inputAudioTokens ?? 0,
       characters: options.characters ?? 0,
       audioSeconds: options.audioSeconds ?? 0,
     },

@@ -102,6 +102,20 @@ export const catalogue = {
     en: (p) => `Invalid request: ${p.detail}, invalid JSON request body`,
     'zh-CN': (p) => `无效的请求, ${p.detail}, invalid JSON request body`,
   },
+  multipart_invalid: {
+    status: 400,
+    code: 'invalid_request',
+    en: (p) => `Invalid multipart/form-data body: ${p.detail}`,
+    'zh-CN': (p) => `无效的 multipart/form-data 请求体: ${p.detail}`,
+  },
+  audio_duration_unreadable: {
+    status: 400,
+    code: 'invalid_request',
+    en: (p) =>
+      `the duration of the audio file cannot be read (model ${p.model} is priced per minute of audio); send WAV, MP3, M4A/MP4, OGG/Opus, FLAC or WebM`,
+    'zh-CN': (p) =>
+      `无法读取音频文件的时长 (模型 ${p.model} 按音频分钟计费); 请发送 WAV, MP3, M4A/MP4, OGG/Opus, FLAC 或 WebM`,
+  },
   image_count_out_of_range: {
     status: 400,
     code: 'invalid_request',

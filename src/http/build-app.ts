@@ -19,6 +19,7 @@ import './request-context.js';
 import { registerConsoleRoutes, sendConsolePage } from './routes/console-routes.js';
 import { registerModelListRoutes } from './routes/model-list-routes.js';
 import { registerOperationsRoutes } from './routes/operations-routes.js';
+import { registerAudioUploadRoutes } from './routes/audio-upload-routes.js';
 import { registerRelayRoutes } from './routes/relay-routes.js';
 import { registerUnsupportedRoutes } from './routes/unsupported-routes.js';
 
@@ -152,6 +153,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerOperationsRoutes(app, services);
   registerModelListRoutes(app, services);
   registerRelayRoutes(app, services);
+  registerAudioUploadRoutes(app, services);
   registerUnsupportedRoutes(app, services);
   registerConsoleRoutes(app, { directory: CONSOLE_DIRECTORY });
   app.register(async (admin) => registerAdminRoutes(admin, services), { prefix: '/api' });

@@ -13,7 +13,7 @@ import { discardBodyBeforeClose } from './discard-body-before-close.js';
  */
 export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(stream.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuse(stream, limit));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuseBody(stream, limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -27,7 +27,7 @@ export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer
       received += chunk.length;
       if (received > limit) {
         stop();
-        reject(refuse(stream, limit));
+        reject(refuseBody(stream, limit));
         return;
       }
       chunks.push(chunk);
@@ -51,9 +51,19 @@ export function readBody(stream: IncomingMessage, limit: number): Promise<Buffer
   });
 }
 
-function refuse(stream: IncomingMessage, limit: number): GatewayError {
+/**
+ * A body refused before its end (over the limit, or malformed part way): its answer closes the
+ * connection, and the rest of the body is read and thrown away meanwhile.
+ */
+export function refuseBody(
+  stream: IncomingMessage,
+  limit: number,
+  error: GatewayError = new GatewayError('body_too_large', { limit }),
+): GatewayError {
   discardBodyBeforeClose(stream, limit);
-  return new GatewayError('body_too_large', { limit }, { headers: { connection: 'close' } });
+  return new GatewayError(error.errorName, error.params, {
+    headers: { ...error.headers, connection: 'close' },
+  });
 }
 
 export type BodyParseResult = { ok: true; value: unknown } | { ok: false; detail: string };

@@ -9,6 +9,7 @@ const probesByType: readonly [EndpointType, readonly UpstreamEndpoint[]][] = [
   ['embeddings', ['openai-embeddings', 'gemini-embed-content']],
   ['jina-rerank', ['jina-rerank']],
   ['audio-speech', ['openai-audio-speech']],
+  ['audio-transcription', ['openai-audio-transcriptions']],
 ];
 
 /**

@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { OutgoingMultipart } from '../relay/outgoing-multipart.js';
 import type { ChannelRecord } from '../store/channels-repository.js';
 import type { ProviderDescriptor, StreamFraming, UpstreamEndpoint } from './provider-descriptor.js';
 
@@ -6,7 +8,7 @@ import type { ProviderDescriptor, StreamFraming, UpstreamEndpoint } from './prov
 export interface UpstreamCallPlan {
   url: string;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: string | Buffer | Readable;
   /** For a stream framed otherwise than as server-sent events. */
   framing: (() => StreamFraming) | undefined;
 }
@@ -23,6 +25,8 @@ export interface UpstreamCallRequest {
   /** `body` as bytes already (the client's own): sent as they are when the provider changes nothing. */
   bodyBytes?: Buffer | undefined;
   extraHeaders?: Readonly<Record<string, string>>;
+  /** A form sent instead of `body` (speech to text): only to providers that sign nothing. */
+  multipart?: OutgoingMultipart | undefined;
   /** The client's query string, for same-protocol calls (`beta=true`). */
   query?: string;
   /**
@@ -53,6 +57,7 @@ export async function prepareUpstreamCall(
     stream: request.stream,
   });
   if (built === undefined) return undefined;
+  if (request.multipart && provider.authorize) return undefined;
   const given = { body: request.body, extraHeaders: request.extraHeaders ?? {}, query: request.query ?? '' };
   const payload = provider.adaptPayload
     ? provider.adaptPayload(given, { endpoint: request.endpoint, stream: request.stream })
@@ -64,6 +69,12 @@ export async function prepareUpstreamCall(
     config: channel.config,
     extraHeaders: payload.extraHeaders,
   });
+  if (request.multipart) {
+    const { multipart } = request;
+    headers['content-type'] = multipart.contentType;
+    headers['content-length'] = String(multipart.length);
+    return { url, headers, body: multipart.bytes(), framing: provider.streamFraming?.(request.endpoint) };
+  }
   // A body the gateway cannot serialise is the gateway's failure, thrown before any upstream `try`.
   const body =
     request.bodyBytes && payload.body === request.body ? request.bodyBytes : JSON.stringify(payload.body);

@@ -5,7 +5,7 @@ import { chooseProbeEndpoint } from './choose-probe-endpoint.js';
 import { describeTransportError } from './describe-transport-error.js';
 import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
 import { mapUpstreamModel } from './map-upstream-model.js';
-import { probeRequestBody } from './probe-request-body.js';
+import { probeForm, probeRequestBody } from './probe-request-body.js';
 import { readBoundedBody } from './read-bounded-body.js';
 import { redactKeys } from './redact-keys.js';
 import { readUpstreamErrorMessage } from './read-upstream-error-message.js';
@@ -78,6 +78,7 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
         stream: false,
         key,
         body,
+        multipart: probeForm(endpoint, model),
         cancellation: { signal },
         dispatcher,
       });

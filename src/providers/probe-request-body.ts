@@ -1,3 +1,5 @@
+import { silentWav } from '../audio/silent-wav.js';
+import { outgoingMultipart, type OutgoingMultipart } from '../relay/outgoing-multipart.js';
 import type { UpstreamEndpoint } from './provider-descriptor.js';
 
 const prompt = 'hi';
@@ -44,13 +46,31 @@ export function probeRequestBody(
     case 'openai-images':
     case 'gemini-batch-embed-contents':
     case 'gemini-predict':
-    // A transcription needs a multipart upload of audio.
+    // A form, not a JSON body: `probeForm`.
     case 'openai-audio-transcriptions':
     case 'openai-audio-translations':
-      return undefined;
+      return {};
     default: {
       const unknownEndpoint: never = endpoint;
       return unknownEndpoint;
     }
   }
+}
+
+/**
+ * The channel test's form for speech to text
+ * (https://platform.openai.com/docs/api-reference/audio/createTranscription): a tenth of a second
+ * of silence as a WAV file. Undefined for the endpoints that take JSON.
+ */
+export function probeForm(endpoint: UpstreamEndpoint, model: string): OutgoingMultipart | undefined {
+  if (endpoint !== 'openai-audio-transcriptions' && endpoint !== 'openai-audio-translations')
+    return undefined;
+  const wav = silentWav(100);
+  return outgoingMultipart([{ name: 'model', value: model }], {
+    name: 'file',
+    filename: 'probe.wav',
+    contentType: 'audio/wav',
+    size: wav.length,
+    source: wav,
+  });
 }

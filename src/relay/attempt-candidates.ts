@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { readJsonDocument } from '../protocols/json-document.js';
+import { parsedJsonDocument, readJsonDocument } from '../protocols/json-document.js';
 import { MAX_JSON_DEPTH } from '../protocols/wire-json.js';
 import { readUpstreamErrorMessage } from '../providers/read-upstream-error-message.js';
 import { redactKeys } from '../providers/redact-keys.js';
@@ -256,6 +256,7 @@ async function attemptOne(
       key: attempt.key,
       body: plan.body,
       bodyBytes: plan.bodyBytes,
+      multipart: plan.multipart,
       extraHeaders: plan.extraHeaders,
       query: plan.query,
       cancellation: options.cancellation,
@@ -358,6 +359,8 @@ async function sendAttempt(sending: Sending, options: AttemptOptions): Promise<U
     };
   // A conversion reads all of the reply; a passthrough only its usage.
   const read = readJsonDocument(body, { maxDepth: MAX_JSON_DEPTH, whole: plan.mode === 'convert' });
+  if (!read.ok && plan.repliesInText)
+    return { kind: 'answered', channel, plan, reply, body, document: parsedJsonDocument(undefined) };
   if (!read.ok)
     return {
       kind: 'unreachable',

@@ -348,7 +348,10 @@ async function admit(
       });
 
     const settings = services.settings.get();
-    const { inputTokens, outputCap, calls, characters, audioSeconds } = operation.preCharge(body, settings);
+    const { inputTokens, outputCap, calls, inputAudioTokens, characters, audioSeconds } = operation.preCharge(
+      body,
+      settings,
+    );
     const limitedScopes = limitedScopesOf(principal, services.catalog);
     const fitting = fittingTargets(selected, {
       catalog: services.catalog,
@@ -364,6 +367,8 @@ async function admit(
       ...target,
       price: operation.billingPrice(target.price, settings),
     }));
+    if (operation.checkPrice)
+      for (const target of targets) operation.checkPrice(body, target.price, target.model);
     const { groupRatio } = plan;
     const { model } = targets[0]!;
     const nowMs = Date.now();
@@ -373,6 +378,7 @@ async function admit(
         estimatedInputTokens,
         outputCap,
         calls,
+        inputAudioTokens,
         characters,
         audioSeconds,
         groupRatio,

@@ -11,6 +11,7 @@ import { declaredUpstreamEndpoints } from '../routing/declared-upstream-endpoint
 import type { RoutableChannel } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
 import type { Cancellation } from './cancellation.js';
+import type { OutgoingMultipart } from './outgoing-multipart.js';
 import { convertReply, convertStream } from './convert.js';
 import { convertingClientErrors } from './operations/conversion-errors.js';
 import { passthroughReply, passthroughStream } from './passthrough.js';
@@ -25,6 +26,10 @@ export interface UpstreamPlan {
   body: Record<string, unknown>;
   /** The client's bytes, when `body` is the client's body unchanged: sent instead of serialising it. */
   bodyBytes?: Buffer | undefined;
+  /** A form sent instead of `body` (speech to text, whose `body` holds its text fields). */
+  multipart?: OutgoingMultipart | undefined;
+  /** A reply that is not JSON is taken as it is (a transcript as text, SRT or WebVTT). */
+  repliesInText?: boolean | undefined;
   /** Client headers that travel on (same-protocol only), such as `anthropic-beta`. */
   extraHeaders: Record<string, string>;
   /** The client's query string (same-protocol only), such as `beta=true`. */

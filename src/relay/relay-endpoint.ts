@@ -15,6 +15,7 @@ import { upstreamServes } from './operations/json-plan.js';
 import { protocolOperation } from './operations/protocol-operation.js';
 import { rerankOperation } from './operations/rerank-operation.js';
 import { speechOperation } from './operations/speech-operation.js';
+import { speechToTextOperation } from './operations/speech-to-text-operation.js';
 import { checkSpeechRequest } from '../protocols/openai-audio/check-speech-request.js';
 import { responsesCompactOperation } from './operations/responses-compact-operation.js';
 import type { RelayOperation } from './relay-operation.js';
@@ -170,7 +171,14 @@ export const relayEndpoints = {
     validateBody: checkSpeechRequest,
     operation: speechOperation,
   }),
-  // Not relayed: they answer `No available channel` (client-api 4.10).
-  audio: endpoint('audio', { serves: noChannel }),
+  transcriptions: endpoint('audio-transcriptions', {
+    serves: declaring('audio-transcription'),
+    operation: speechToTextOperation('openai-audio-transcriptions'),
+  }),
+  translations: endpoint('audio-translations', {
+    serves: declaring('audio-transcription'),
+    operation: speechToTextOperation('openai-audio-translations'),
+  }),
+  // Not relayed: it answers `No available channel` (client-api 4.10).
   video: endpoint('video', { serves: noChannel }),
 } satisfies Record<string, RelayEndpoint>;

@@ -11,6 +11,8 @@ export interface PreChargeBasis {
   outputCap: number;
   /** Calls charged at `per_request`: 1, or the images asked for. */
   calls: number;
+  /** Of the input tokens, those of audio (priced at `input_audio`). */
+  inputAudioTokens?: number;
   /** Characters of text to speak, charged at `per_million_characters` (admin-api section 14). */
   characters?: number;
   /** Seconds of input audio, charged at `per_minute`. */
@@ -32,6 +34,8 @@ export interface RelayOperation {
   /** The price the request is billed at: the model's, or one derived from it and the settings. */
   billingPrice(price: PriceRecord, settings: Readonly<Settings>): PriceRecord;
   preCharge(body: Record<string, unknown>, settings: Readonly<Settings>): PreChargeBasis;
+  /** Refuses a request that a target model's price cannot bill (audio priced per minute, no duration). */
+  checkPrice?(body: Record<string, unknown>, price: PriceRecord, model: string): void;
   /** Client headers that travel to a same-protocol upstream, such as `anthropic-beta`. */
   forwardedHeaders: readonly string[];
   /** Whether an OpenAI chat client asked for the usage chunk (`stream_options.include_usage`). */

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Cancellation } from './cancellation.js';
@@ -6,7 +7,7 @@ import type { Cancellation } from './cancellation.js';
 export interface UpstreamCall {
   url: string;
   headers: Record<string, string>;
-  body: Buffer | string;
+  body: Buffer | string | Readable;
   cancellation: Cancellation;
   dispatcher: Dispatcher;
   /**

@@ -29,6 +29,62 @@ function readJsonObject(request: FastifyRequest): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** What a relay route read of its request: the body, its bytes, and the model it names. */
+export interface ReadRelayRequest {
+  body: Record<string, unknown>;
+  bodyBytes: Buffer;
+  requestedModel: unknown;
+}
+
+/**
+ * Relays one request already read (`relayRoute` reads JSON; the speech-to-text routes a form):
+ * the relay itself, the reply, and the request's stored bodies where its key stores them.
+ */
+export async function relayReadRequest(
+  services: GatewayServices,
+  endpoint: RelayEndpoint,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: ReadRelayRequest,
+): Promise<void> {
+  const end: RelayEnd = { outcome: undefined };
+  request.gateway.relay = end;
+  const principal = principalOf(request);
+  const bodies = bodyCaptureFor(services, principal, request, read.bodyBytes);
+  const relayed = handleRelay(services, {
+    endpoint,
+    principal,
+    requestedModel: read.requestedModel,
+    body: read.body,
+    bodyBytes: read.bodyBytes,
+    requestId: request.id,
+    language: request.gateway.language,
+    startedAt: request.gateway.startedAt,
+    cancellation: abortWhenClientLeaves(reply),
+    headers: request.headers,
+    query: forwardedQuery(request.url),
+    bodies,
+    onModelSelected: () => {
+      request.gateway.errorShape = endpoint.errorShape;
+    },
+    onFinished: (outcome) => {
+      end.outcome = outcome;
+      end.whenEnded?.();
+    },
+  });
+  if (!bodies) return sendRelayResponse(reply, await relayed);
+  try {
+    await sendRelayResponse(reply, await relayed, bodies);
+  } catch (error) {
+    // What the error handler sends for it.
+    bodies.add(JSON.stringify(renderError(toGatewayError(error), request.gateway).body));
+    throw error;
+  } finally {
+    const stored = bodies.stored();
+    if (stored) services.ledger.logBody(stored);
+  }
+}
+
 /** Every relaying endpoint of client-api section 4, families A, B and C. */
 export function registerRelayRoutes(app: FastifyInstance, services: GatewayServices): void {
   const relay = (
@@ -37,42 +93,12 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
   ) =>
     async function relayRequest(request: FastifyRequest, reply: FastifyReply) {
       const body = readJsonObject(request);
-      const end: RelayEnd = { outcome: undefined };
-      request.gateway.relay = end;
-      const principal = principalOf(request);
-      const bodies = bodyCaptureFor(services, principal, request);
-      const relayed = handleRelay(services, {
-        endpoint,
-        principal,
-        requestedModel: modelOf(request, body),
+      const bodyBytes = request.body as Buffer;
+      return relayReadRequest(services, endpoint, request, reply, {
         body,
-        bodyBytes: request.body as Buffer,
-        requestId: request.id,
-        language: request.gateway.language,
-        startedAt: request.gateway.startedAt,
-        cancellation: abortWhenClientLeaves(reply),
-        headers: request.headers,
-        query: forwardedQuery(request.url),
-        bodies,
-        onModelSelected: () => {
-          request.gateway.errorShape = endpoint.errorShape;
-        },
-        onFinished: (outcome) => {
-          end.outcome = outcome;
-          end.whenEnded?.();
-        },
+        bodyBytes,
+        requestedModel: modelOf(request, body),
       });
-      if (!bodies) return sendRelayResponse(reply, await relayed);
-      try {
-        await sendRelayResponse(reply, await relayed, bodies);
-      } catch (error) {
-        // What the error handler sends for it.
-        bodies.add(JSON.stringify(renderError(toGatewayError(error), request.gateway).body));
-        throw error;
-      } finally {
-        const stored = bodies.stored();
-        if (stored) services.ledger.logBody(stored);
-      }
     };
   const bodyModel = (_request: FastifyRequest, body: Record<string, unknown>) => body.model;
   const group = (sources: KeySources): RouteShorthandOptions => ({
@@ -88,8 +114,6 @@ export function registerRelayRoutes(app: FastifyInstance, services: GatewayServi
     ['/v1/embeddings', relayEndpoints.embeddings],
     ['/v1/rerank', relayEndpoints.rerank],
     ['/v1/audio/speech', relayEndpoints.speech],
-    ['/v1/audio/transcriptions', relayEndpoints.audio],
-    ['/v1/audio/translations', relayEndpoints.audio],
     ['/v1/video/generations', relayEndpoints.video],
     ['/v1/videos', relayEndpoints.video],
   ];
@@ -138,12 +162,13 @@ function bodyCaptureFor(
   services: GatewayServices,
   principal: Principal,
   request: FastifyRequest,
+  requestBody: Buffer,
 ): BodyCapture | undefined {
   if (!(principal.key.logBodies ?? services.catalog.groupLogsBodies(principal.group))) return undefined;
   const settings = services.settings.get();
   return new BodyCapture({
     requestId: request.id,
-    requestBody: request.body as Buffer,
+    requestBody,
     maxBytes: settings.body_log_max_bytes,
     redactPii: settings.redact_pii !== 'off',
   });
