@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { countWavSampleBytes } from './count-wav-sample-bytes.js';
 import { maxAudioByteRate } from './max-audio-byte-rate.js';
+import { readPcmWavDuration } from './read-pcm-wav-duration.js';
 import {
   parseAudioFormatInWorker,
   type AudioFileHint,
@@ -44,10 +45,12 @@ export async function readAudioDuration(path: string, hint?: AudioFileHint): Pro
     // A directory opens; reading it fails with the system's own error (EISDIR).
     if (!stats.isFile()) await file.read({ buffer: Buffer.alloc(1) });
     const { size } = stats;
+    const wav = await readPcmWavDuration(file, size);
+    if (wav !== undefined) return wav;
     const report = await parseAudioFormatInWorker({
       path,
       hint,
-      signal: AbortSignal.timeout(PARSE_TIME_LIMIT_MS),
+      timeoutMs: PARSE_TIME_LIMIT_MS,
     });
     if (report.kind !== 'parsed' || report.format.hasAudio === false) return undefined;
     const { format } = report;

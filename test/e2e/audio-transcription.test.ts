@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
+import { waitFor } from '../helpers/cluster-gateway.js';
 import { makeWav } from '../helpers/make-wav.js';
 import { startTestGateway, type TestGateway } from '../helpers/start-test-gateway.js';
 
@@ -44,6 +46,11 @@ const balance = async () => {
   await settled();
   return nano((await gw.admin('GET', `/users/${userId}`)).body.balance);
 };
+/** This process's uploads waiting in the spool. */
+const spooledFiles = async () =>
+  (await readdir(join(tmpdir(), 'model-gateway-uploads')).catch(() => [] as string[])).filter((name) =>
+    name.startsWith(`${process.pid}-`),
+  );
 /** Whisper's price: 0.006 USD a minute. */
 const perMinuteCost = (seconds: number) => Math.round((seconds * nano(0.006)) / 60);
 
@@ -279,8 +286,40 @@ describe('the form', () => {
     } finally {
       await gw.admin('PATCH', '/settings', { body_limit_bytes: 134_217_728 });
     }
-    const spooled = await readdir(join(tmpdir(), 'model-gateway-uploads')).catch(() => []);
-    expect(spooled.filter((name) => name.startsWith(`${process.pid}-`))).toEqual([]);
+    expect(await spooledFiles()).toEqual([]);
+  });
+
+  test('a client that leaves mid-upload is charged nothing, sends nothing upstream, and leaves no file', async () => {
+    const before = await balance();
+    const logs = await logCount();
+    const sent = upstream.requests.length;
+    const boundary = 'cut-upload';
+    const head =
+      `--${boundary}\r\ncontent-disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n` +
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.wav"\r\ncontent-type: audio/wav\r\n\r\n`;
+    const request = http.request(`${gw.origin}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + 1_000_000),
+      },
+    });
+    request.on('error', () => undefined);
+    request.write(head);
+    request.write(wav.subarray(0, 50_000));
+    await waitFor(spooledFiles, (files) => files.length === 1, {
+      timeoutMs: 5_000,
+      what: 'the upload spooled',
+    });
+    request.destroy();
+    await waitFor(spooledFiles, (files) => files.length === 0, {
+      timeoutMs: 5_000,
+      what: 'the spool emptied',
+    });
+    expect(upstream.requests.length).toBe(sent);
+    expect(await logCount()).toBe(logs);
+    expect(await balance()).toBe(before);
   });
 
   test('a bad key is refused before the body is read', async () => {
