@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startFakeAzure } from '../fakes/fake-azure.js';
 import { startFakeOpenAI } from '../fakes/fake-openai.js';
 import type { FakeUpstream } from '../fakes/fake-upstream.js';
 import { waitFor } from '../helpers/cluster-gateway.js';
@@ -333,6 +334,37 @@ describe('the form', () => {
 });
 
 describe('channels', () => {
+  test('an Azure deployment takes the form at its dated audio path', async () => {
+    const azure = await startFakeAzure({ apiKey: 'azure-key', deployments: { 'whisper-east': 'whisper-1' } });
+    try {
+      await gw.admin('POST', '/channels', {
+        name: 'azure-ears',
+        type: 'azure',
+        base_url: azure.origin,
+        keys: ['azure-key'],
+        models: ['whisper-azure'],
+        model_mapping: { 'whisper-azure': 'whisper-east' },
+        config: { api_version: '2024-06-01' },
+        endpoints: ['audio-transcription'],
+      });
+      await gw.admin('PUT', '/prices/whisper-azure', { input: 0, output: 0, per_minute: 0.006 });
+      const transcription = await openai.audio.transcriptions.create({
+        file: await toFile(wav, 'speech.wav'),
+        model: 'whisper-azure',
+        response_format: 'text',
+      });
+      expect(transcription).toBe('Hello from fake Azure OpenAI.\n');
+      const request = azure.requests.at(-1)!;
+      expect(request.refused).toBeUndefined();
+      expect(request.path).toBe('/openai/deployments/whisper-east/audio/transcriptions');
+      expect(request.query.get('api-version')).toBe('2024-06-01');
+      expect(request.multipart?.files[0]?.bytes).toEqual(wav);
+      expect(nano((await lastLog()).cost)).toBe(perMinuteCost(3));
+    } finally {
+      await azure.close();
+    }
+  });
+
   test('the channel test of a transcription-only channel sends a short WAV', async () => {
     const result = await gw.admin('POST', `/channels/${transcriptionChannel}/test`);
     expect(result.body).toMatchObject({ ok: true, error: null });

@@ -12,7 +12,14 @@ export interface AzureTarget {
 }
 
 /** Operations under `/openai/deployments/{deployment}`; https://learn.microsoft.com/azure/ai-foundry/openai/reference */
-const deploymentOperations = ['/chat/completions', '/embeddings', '/images/generations'];
+const deploymentOperations = [
+  '/chat/completions',
+  '/embeddings',
+  '/images/generations',
+  '/audio/speech',
+  '/audio/transcriptions',
+  '/audio/translations',
+];
 /** Operations of the v1 API; https://learn.microsoft.com/azure/ai-foundry/openai/latest */
 const v1Operations = [...deploymentOperations, '/responses'];
 
