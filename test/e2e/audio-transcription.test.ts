@@ -110,6 +110,7 @@ describe('transcriptions priced per minute', () => {
     expect(request.body).toEqual({ model: 'whisper-1', language: 'en', temperature: '0.2' });
     const log = await lastLog();
     expect(log).toMatchObject({ endpoint: 'audio-transcriptions', model: 'whisper-1', status_code: 200 });
+    expect(log.audio_seconds).toBe(3);
     expect(nano(log.cost)).toBe(perMinuteCost(3));
     expect(before - (await balance())).toBe(nano(log.cost));
   });
@@ -262,6 +263,21 @@ describe('the form', () => {
     );
     expect(cut.status).toBe(400);
     expect(cut.error.message).toContain('Invalid multipart/form-data body');
+
+    const longPrompt = new FormData();
+    longPrompt.append('model', 'whisper-1');
+    longPrompt.append('prompt', 'x'.repeat(1024 * 1024 + 1));
+    longPrompt.append('file', new Blob([wav]), 'a.wav');
+    const long = await post('/v1/audio/transcriptions', longPrompt);
+    expect(long.status).toBe(400);
+    expect(long.error.message).toContain('field prompt is longer than 1048576 bytes');
+
+    const manyFields = new FormData();
+    for (let index = 0; index < 65; index += 1) manyFields.append('include[]', 'logprobs');
+    manyFields.append('file', new Blob([wav]), 'a.wav');
+    const many = await post('/v1/audio/transcriptions', manyFields);
+    expect(many.status).toBe(400);
+    expect(many.error.message).toContain('more than 64 fields');
 
     const noModel = new FormData();
     noModel.append('file', new Blob([wav]), 'a.wav');
