@@ -1,7 +1,10 @@
 import { nanoToUsd } from '../billing/money.js';
 import type { UsageLogRecord } from '../store/usage-logs-repository.js';
 
-/** One usage record with exactly the fields of admin-api section 2, Usage logs; cost in USD. */
+/**
+ * One usage record with the fields of admin-api section 2, Usage logs, the requested model (section
+ * 11.2) and what an audio request is billed by (section 14); cost in USD.
+ */
 export function serializeUsageLog(log: UsageLogRecord) {
   return {
     id: log.id,
@@ -24,5 +27,7 @@ export function serializeUsageLog(log: UsageLogRecord) {
     latency_ms: log.latencyMs,
     first_byte_ms: log.firstByteMs,
     error: log.error,
+    audio_seconds: log.audioSeconds,
+    characters: log.characters,
   };
 }

@@ -29,6 +29,8 @@ const COLUMNS: Record<keyof UsageLogEntry, true> = {
   latency_ms: true,
   first_byte_ms: true,
   error: true,
+  audio_seconds: true,
+  characters: true,
 };
 
 export const USAGE_LOG_FIELDS = Object.keys(COLUMNS) as (keyof UsageLogEntry)[];

@@ -174,6 +174,8 @@ export class RequestAccount {
       latencyMs,
       firstByteMs,
       error: completion.error ?? null,
+      audioSeconds: usage?.audioSeconds ?? null,
+      characters: usage?.characters ?? null,
     };
   }
 

@@ -19,6 +19,7 @@ import { guardrailsMigration } from './migrations/0016-guardrails.js';
 import { loggedBodiesMigration } from './migrations/0017-logged-bodies.js';
 import { managedByConfigMigration } from './migrations/0018-managed-by-config.js';
 import { audioPricesMigration } from './migrations/0019-audio-prices.js';
+import { audioUsageMigration } from './migrations/0020-audio-usage.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0017-logged-bodies': loggedBodiesMigration(store.dialect),
     '0018-managed-by-config': managedByConfigMigration,
     '0019-audio-prices': audioPricesMigration,
+    '0020-audio-usage': audioUsageMigration(store.dialect),
   };
 }
 

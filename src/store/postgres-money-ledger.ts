@@ -106,6 +106,9 @@ export function openPostgresMoneyLedger(db: Kysely<Database>): MoneyLedger {
         first_byte_ms: record.firstByteMs,
         error: record.error === null ? null : storableText(record.error),
         settled_at: record.createdAt,
+        // Left out of the batch's JSON when absent: the function reads a missing member as null.
+        audio_seconds: record.audioSeconds ?? undefined,
+        characters: record.characters ?? undefined,
         ...(record.model !== hold.model && { model: storableText(record.model) }),
         ...(hold.budget && budgetOfSettlement(hold.budget, counted)),
         ...(hold.lowBalanceAlert !== undefined && { low_balance: hold.lowBalanceAlert }),

@@ -68,6 +68,9 @@ export interface SettleMove {
   first_byte_ms: number | null;
   error: string | null;
   settled_at: number;
+  /** Seconds of input audio, characters of speech input (admin-api section 14); absent: null. */
+  audio_seconds?: number;
+  characters?: number;
   /** The model that served the request, where it is not the hold's (a fallback to another model). */
   model?: string;
   /** Present when the hold counts in windows. */

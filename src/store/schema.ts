@@ -150,6 +150,10 @@ export interface UsageLogsTable {
   latency_ms: number;
   first_byte_ms: number | null;
   error: string | null;
+  /** Seconds of input audio billed at `per_minute` (admin-api section 14); null when not audio. */
+  audio_seconds: number | null;
+  /** Characters of speech input billed at `per_million_characters`; null when not speech. */
+  characters: number | null;
 }
 
 /** Money taken from a balance (and a capped key's quota) for a request still running. */
@@ -180,6 +184,8 @@ export interface HoldsTable {
   latency_ms: number | null;
   first_byte_ms: number | null;
   error: string | null;
+  audio_seconds: number | null;
+  characters: number | null;
   settled_at: number | null;
   /** JSON array of the keys of the budget windows the hold reserved in; null when none. */
   windows: string | null;

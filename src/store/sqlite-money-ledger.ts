@@ -37,7 +37,7 @@ export function openSqliteMoneyLedger(database: SqliteDatabase.Database): MoneyL
   const recordInHold = database.prepare(
     `update holds set status_code = ?, channel_id = ?, prompt_tokens = ?, completion_tokens = ?,
        cached_tokens = ?, cache_write_tokens = ?, reasoning_tokens = ?, cost = ?, latency_ms = ?,
-       first_byte_ms = ?, error = ?, settled_at = ?
+       first_byte_ms = ?, error = ?, settled_at = ?, audio_seconds = ?, characters = ?
      where id = ? and status_code is null`,
   );
   const retargetHold = database.prepare(
@@ -187,5 +187,7 @@ function holdRecordValues(record: NewUsageLog, cost: number): unknown[] {
     record.firstByteMs,
     record.error,
     record.createdAt,
+    record.audioSeconds ?? null,
+    record.characters ?? null,
   ];
 }

@@ -25,9 +25,15 @@ export interface UsageLogRecord {
   latencyMs: number;
   firstByteMs: number | null;
   error: string | null;
+  /** Seconds of input audio billed at `per_minute` (admin-api section 14); null when not audio. */
+  audioSeconds: number | null;
+  /** Characters of speech input billed at `per_million_characters`; null when not speech. */
+  characters: number | null;
 }
 
-export type NewUsageLog = Omit<UsageLogRecord, 'id' | 'requestedModel'> & { requestedModel?: string | null };
+/** A record to store; the members a request may lack (not every request is audio) are optional. */
+export type NewUsageLog = Omit<UsageLogRecord, 'id' | 'requestedModel' | 'audioSeconds' | 'characters'> &
+  Partial<Pick<UsageLogRecord, 'requestedModel' | 'audioSeconds' | 'characters'>>;
 
 export interface UsageLogFilter extends UsageLogConditions {
   limit: number;
@@ -142,6 +148,8 @@ function toColumns(log: NewUsageLog): Insertable<UsageLogsTable> {
     latency_ms: log.latencyMs,
     first_byte_ms: log.firstByteMs,
     error: log.error,
+    audio_seconds: log.audioSeconds ?? null,
+    characters: log.characters ?? null,
   };
 }
 
@@ -167,5 +175,7 @@ function toUsageLog(row: Selectable<UsageLogsTable>): UsageLogRecord {
     latencyMs: row.latency_ms,
     firstByteMs: row.first_byte_ms,
     error: row.error,
+    audioSeconds: row.audio_seconds,
+    characters: row.characters,
   };
 }

@@ -140,6 +140,25 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
     expect(await logsOf(unchanged.requestId)).toMatchObject([{ model: 'gpt-4o', requestedModel: null }]);
   });
 
+  test('a settlement keeps what an audio request is billed by in its record, null for other requests', async () => {
+    const { request } = await seed(1_000_000, null);
+    const transcription = request(100_000);
+    const speech = request(100_000);
+    const chat = request(100_000);
+    const records = [
+      [transcription, { audioSeconds: 3.25 }],
+      [speech, { characters: 15 }],
+      [chat, {}],
+    ] as const;
+    for (const [asked, audio] of records) {
+      const reservation = await ledger.reserve(asked);
+      await ledger.settle(reservation, 10, usageRecord({ requestId: asked.requestId, ...audio }));
+    }
+    expect(await logsOf(transcription.requestId)).toMatchObject([{ audioSeconds: 3.25, characters: null }]);
+    expect(await storedLogsOf(speech.requestId)).toMatchObject([{ audioSeconds: null, characters: 15 }]);
+    expect(await storedLogsOf(chat.requestId)).toMatchObject([{ audioSeconds: null, characters: null }]);
+  });
+
   test('a settlement repeated on the database (a lost acknowledgement) moves the money once', async () => {
     const { user, request } = await seed(1_000_000, 800_000);
     const asked = request(500_000);
@@ -205,6 +224,8 @@ describe.each(storeVariants())('balance ledger on $name', (variant) => {
           requestedModel,
           endpoint: 'chat-completions',
           userId: user.id,
+          audioSeconds: null,
+          characters: null,
         },
       ]);
     }

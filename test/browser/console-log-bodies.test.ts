@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { ALICE, MODEL, useConsoleBrowserFixture } from '../helpers/console-browser-fixture.js';
+import { ALICE, MODEL, UPSTREAM_KEY, useConsoleBrowserFixture } from '../helpers/console-browser-fixture.js';
 import {
   openContext,
   openPage,
@@ -11,7 +11,8 @@ import {
 
 // Stored bodies from the console (admin-api section 12): an admin turns on `log_bodies` in a key's
 // form, requests are relayed with that key, and the record's details show what the client sent and
-// what it got back. Channel, price, user and key are set up through the management API.
+// what it got back; the Logs page also shows what an audio request was billed by (section 14).
+// Channel, price, user and key are set up through the management API.
 
 const REPLY = 'The lighthouse lamp is lit at dusk.';
 
@@ -140,4 +141,35 @@ test('Alice reads her own request’s bodies on her Logs page, on her phone', as
   await dialog.getByRole('region', { name: 'Response body' }).getByText(REPLY, { exact: false }).waitFor();
   await saveScreenshot(page, 'phone-log-bodies');
   await context.close();
+});
+
+test('a speech request shows the characters it was billed by, in the list and in its details', async () => {
+  await call('POST', '/channels', {
+    name: 'speech',
+    type: 'openai',
+    base_url: fixture.upstream.origin,
+    keys: [UPSTREAM_KEY],
+    models: ['tts-1'],
+    endpoints: ['audio-speech'],
+  });
+  await call('PUT', '/prices/tts-1', { input: 0, output: 0, per_million_characters: 15 });
+  const response = await fetch(`${fixture.gateway.origin}/v1/audio/speech`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fixture.alice.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'tts-1', input: 'Light the lamp at dusk.', voice: 'alloy' }),
+  });
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  const requestId = response.headers.get('x-gateway-request-id');
+  if (!requestId) throw new Error('the gateway named no request id');
+  await openPage(fixture.admin, 'Logs');
+  const dialog = await openDetails(fixture.admin, requestId);
+  const page = fixture.admin;
+  const audio = dialog.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Audio' }) });
+  expect(await audio.getByRole('cell').textContent()).toBe('23 chars');
+  await closeDetails(dialog);
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Details of request ${requestId}` }) });
+  expect(await row.getByText('23 chars', { exact: true }).count()).toBe(1);
 });

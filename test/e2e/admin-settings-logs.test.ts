@@ -241,6 +241,9 @@ describe('usage logs', () => {
     'latency_ms',
     'first_byte_ms',
     'error',
+    // admin-api section 14: what an audio request is billed by.
+    'audio_seconds',
+    'characters',
   ];
 
   const log = (fields: Partial<NewUsageLog>): NewUsageLog => ({
@@ -275,6 +278,7 @@ describe('usage logs', () => {
         model: 'claude-sonnet-4',
         stream: true,
         firstByteMs: 42,
+        audioSeconds: 7.5,
       }),
       log({
         requestId: 'req-3',
@@ -333,8 +337,11 @@ describe('usage logs', () => {
       latency_ms: 1234,
       first_byte_ms: 56,
       error: null,
+      audio_seconds: null,
+      characters: null,
     });
     expect(response.body.data[1]).toMatchObject({ status_code: 502, error: 'upstream down', stream: false });
+    expect(response.body.data[2]).toMatchObject({ audio_seconds: 7.5, characters: null });
     expect(response.body.data[3].cost).toBe(0.123456789);
   });
 

@@ -97,6 +97,7 @@ describe('speech', () => {
     expect(characters).toBe(15);
     const log = await lastLog();
     expect(log).toMatchObject({ endpoint: 'audio-speech', model: 'tts-1', status_code: 200 });
+    expect(log.characters).toBe(15);
     expect(nano(log.cost)).toBe(Math.round((characters * nano(15)) / 1e6));
     expect(before - (await balance())).toBe(nano(log.cost));
   });

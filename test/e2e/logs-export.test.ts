@@ -19,7 +19,15 @@ type Entry = Record<string, string | number | boolean | null>;
 
 /** The records of the filter and quoting tests; ids ascend in this order, times do not. */
 const RECORDS: NewUsageLog[] = [
-  usageRecord({ requestId: 'r-late', createdAt: BASE + 20, userId: 1, keyId: 10, stream: true }),
+  usageRecord({
+    requestId: 'r-late',
+    createdAt: BASE + 20,
+    userId: 1,
+    keyId: 10,
+    stream: true,
+    endpoint: 'audio-transcriptions',
+    audioSeconds: 12.5,
+  }),
   usageRecord({ requestId: 'r-early-a', createdAt: BASE + 10, userId: 1, keyId: 11, cost: 1 }),
   usageRecord({
     requestId: 'r-early-b',
@@ -42,6 +50,7 @@ const RECORDS: NewUsageLog[] = [
     statusCode: 0,
     cost: 1_234_567_891,
     error: '-1+2',
+    characters: 15,
   }),
   usageRecord({
     requestId: '@r-at',
@@ -193,7 +202,7 @@ describe.each(gatewayStoreVariants())('usage log export on $name', (variant) => 
     const header =
       'id,request_id,created_at,user_id,key_id,channel_id,model,requested_model,endpoint,stream,' +
       'status_code,prompt_tokens,completion_tokens,cached_tokens,cache_write_tokens,reasoning_tokens,' +
-      'cost,latency_ms,first_byte_ms,error\r\n';
+      'cost,latency_ms,first_byte_ms,error,audio_seconds,characters\r\n';
 
     it('has a header row of the entry fields in their order, then one record per line oldest first', async () => {
       const response = await download(gw, 'format=csv');
@@ -213,9 +222,9 @@ describe.each(gatewayStoreVariants())('usage log export on $name', (variant) => 
       expect(response.text).toBe(
         header +
           `${early?.['id']},r-early-b,${BASE + 10},2,20,,"odd, ""quoted""\r\nmodel",'+alias,chat-completions,` +
-          `false,502,10,20,1,2,3,0,5,,"'=HYPERLINK(""http://example.com"",""x"")"\r\n` +
+          `false,502,10,20,1,2,3,0,5,,"'=HYPERLINK(""http://example.com"",""x"")",,\r\n` +
           `${minus?.['id']},r-minus,${BASE + 30},2,20,7,claude-sonnet-4,claude-sonnet-4,chat-completions,` +
-          `false,0,10,20,1,2,3,1.234567891,5,4,'-1+2\r\n`,
+          `false,0,10,20,1,2,3,1.234567891,5,4,'-1+2,,15\r\n`,
       );
     });
 
@@ -225,7 +234,7 @@ describe.each(gatewayStoreVariants())('usage log export on $name', (variant) => 
       expect(response.text).toBe(
         header +
           `${entry['id']},'@r-at,${BASE + 3600},1,10,7,gpt-4o,gpt-4o,chat-completions,false,200,10,20,1,2,3,0,5,4,` +
-          `"line one\nline two"\r\n`,
+          `"line one\nline two",,\r\n`,
       );
     });
 

@@ -4,7 +4,12 @@ import pg from 'pg';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openStore, type Store } from '../../src/store/database.js';
 import { migrateToLatest } from '../../src/store/migrate.js';
+import { servedModelFunction } from '../../src/store/migrations/0014-served-model.js';
+import { openMoneyLedger } from '../../src/store/open-money-ledger.js';
+import { createRepositories } from '../../src/store/repositories.js';
+import { seedUserWithKey } from '../helpers/seed-user-with-key.js';
 import { uniqueSchemaName } from '../helpers/test-stores.js';
+import { usageRecord } from '../helpers/usage-record.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 const MIGRATIONS = [
@@ -27,6 +32,7 @@ const MIGRATIONS = [
   '0017-logged-bodies',
   '0018-managed-by-config',
   '0019-audio-prices',
+  '0020-audio-usage',
 ];
 
 const opened: Array<() => Promise<void>> = [];
@@ -85,6 +91,78 @@ describe.each(variants)('$name', ({ open }) => {
     await sql`delete from kysely_migration where name = '0004-console-sessions'`.execute(store.db);
     await migrateToLatest(store);
     await expectLatest(store);
+  });
+
+  test('holds left by the version before 0020 are stored and settled after it, with the audio figures from then on', async () => {
+    const store = open();
+    await migrateToLatest(store);
+    // Undo 0020 by hand, as if the database had been left by the version before it.
+    for (const table of ['holds', 'usage_logs']) {
+      await sql`alter table ${sql.table(table)} drop column audio_seconds`.execute(store.db);
+      await sql`alter table ${sql.table(table)} drop column characters`.execute(store.db);
+    }
+    if (store.dialect === 'postgres') await sql.raw(servedModelFunction).execute(store.db);
+    await sql`delete from kysely_migration where name = '0020-audio-usage'`.execute(store.db);
+    const { user, key } = await seedUserWithKey(createRepositories(store), { balance: 1_000, quota: null });
+    const bool = (value: boolean) => (store.dialect === 'postgres' ? value : Number(value));
+    const hold = { owner: 'old', user_id: user.id, key_id: key.id, key_capped: bool(false), amount: 100 };
+    const request = {
+      model: 'whisper-1',
+      endpoint: 'audio-transcriptions',
+      stream: bool(false),
+      created_at: 1,
+    };
+    await store.db
+      .insertInto('holds')
+      .values([
+        {
+          id: 'settled-before',
+          ...hold,
+          ...request,
+          status_code: 200,
+          channel_id: null,
+          prompt_tokens: 1,
+          completion_tokens: 2,
+          cached_tokens: 0,
+          cache_write_tokens: 0,
+          reasoning_tokens: 0,
+          cost: 10,
+          latency_ms: 5,
+          first_byte_ms: null,
+          error: null,
+          settled_at: 2,
+        },
+        { id: 'open-across', ...hold, ...request },
+      ])
+      .execute();
+
+    await migrateToLatest(store);
+    await expectLatest(store);
+    const ledger = openMoneyLedger(store);
+    const held = {
+      id: 'open-across',
+      userId: user.id,
+      keyId: key.id,
+      keyCapped: false,
+      amount: 100,
+      createdAt: 1,
+      model: 'whisper-1',
+    };
+    const record = usageRecord({
+      requestId: 'open-across',
+      userId: user.id,
+      keyId: key.id,
+      model: 'whisper-1',
+      audioSeconds: 3.5,
+    });
+    expect(await ledger.settle(held, 10, record)).toBe(true);
+    expect(await ledger.storeRecords('old')).toBe(2);
+    const logs = await createRepositories(store).usageLogs.list({ limit: 10, offset: 0 });
+    const byRequest = logs.sort((a, b) => a.requestId.localeCompare(b.requestId));
+    expect(byRequest.map((log) => [log.requestId, log.cost, log.audioSeconds, log.characters])).toEqual([
+      ['open-across', 10, 3.5, null],
+      ['settled-before', 10, null, null],
+    ]);
   });
 
   test('a database migrated by a newer version is refused, by name, and left as it was', async () => {

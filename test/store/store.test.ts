@@ -389,7 +389,15 @@ describe.each(storeVariants())('store on $name', (variant) => {
   test('usage logs: batch insert, filters, newest first', async () => {
     await repositories.usageLogs.insertMany([
       usageLog({ requestId: 'a', userId: 1, keyId: 1, model: 'gpt-4o' }),
-      usageLog({ requestId: 'b', userId: 2, keyId: 2, model: 'claude', stream: true, firstByteMs: 12 }),
+      usageLog({
+        requestId: 'b',
+        userId: 2,
+        keyId: 2,
+        model: 'claude',
+        stream: true,
+        firstByteMs: 12,
+        audioSeconds: 12.375,
+      }),
       usageLog({
         requestId: 'c',
         userId: 1,
@@ -398,6 +406,7 @@ describe.each(storeVariants())('store on $name', (variant) => {
         error: 'boom',
         statusCode: 502,
         cost: 0,
+        characters: 1_234,
       }),
     ]);
     await repositories.usageLogs.insertMany([]);
@@ -405,6 +414,12 @@ describe.each(storeVariants())('store on $name', (variant) => {
     expect(all.map((log) => log.requestId)).toEqual(['c', 'b', 'a']);
     expect(all[1]).toMatchObject({ stream: true, firstByteMs: 12, cachedTokens: 3, reasoningTokens: 5 });
     expect(all[0]).toMatchObject({ error: 'boom', statusCode: 502, cost: 0 });
+    // What audio requests are billed by, null for the others.
+    expect(all.map((log) => [log.audioSeconds, log.characters])).toEqual([
+      [null, 1_234],
+      [12.375, null],
+      [null, null],
+    ]);
     const byUser = await repositories.usageLogs.list({ userId: 1, limit: 10, offset: 0 });
     expect(byUser.map((log) => log.requestId)).toEqual(['c', 'a']);
     const byModel = await repositories.usageLogs.list({ model: 'claude', keyId: 2, limit: 10, offset: 0 });

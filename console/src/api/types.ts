@@ -325,6 +325,10 @@ export interface UsageLog {
   latency_ms: number;
   first_byte_ms: number | null;
   error: string | null;
+  /** Seconds of input audio billed at `per_minute` (admin-api section 14); null when not audio. */
+  audio_seconds: number | null;
+  /** Characters of speech input billed at `per_million_characters`; null when not speech. */
+  characters: number | null;
 }
 
 /** Sums over every record the filters match (not only the page shown). */

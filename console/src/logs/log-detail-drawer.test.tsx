@@ -62,7 +62,15 @@ describe('LogDetailDrawer', () => {
     expect(line('Model')?.textContent).toBe('gpt-4o-minirequested: team/fast');
     expect(line('Status')?.textContent).toBe('502');
     expect(line('Error')?.textContent).toBe('upstream said no');
+    expect(dialog.queryByRole('rowheader', { name: 'Audio' })).toBeNull();
     expect(request.getByRole('button', { name: 'Copy request body' })).toBeTruthy();
+  });
+
+  it('shows the seconds of audio a transcription was billed by', async () => {
+    openDetail({ detail: { endpoint: 'audio-transcriptions', audio_seconds: 3 } });
+    const dialog = within(screen.getByRole('dialog', { name: 'Request req-seven' }));
+    const audio = await dialog.findByRole('rowheader', { name: 'Audio' });
+    expect(audio.nextElementSibling?.textContent).toBe('3 s audio');
   });
 
   it('reads the user’s own record from /api/me/logs and lists a streamed reply’s events', async () => {

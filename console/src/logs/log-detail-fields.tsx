@@ -8,6 +8,7 @@ import { formatUsd } from '../format/format-usd';
 import { LogModelCell } from './log-model-cell';
 import type { LogNames } from './log-names';
 import { LogStatusBadge } from './log-status-badge';
+import { useLogAudioText } from './use-log-audio-text';
 import { useLogLatencyText } from './use-log-latency-text';
 
 /** One record's attributes, a labelled line each; user and channel for admins (`name` callbacks given). */
@@ -15,6 +16,7 @@ export function LogDetailFields({ log, userName, keyName, channelName }: { log: 
   const { t, i18n } = useTranslation();
   const count = (value: number) => formatCount(value, i18n.language);
   const latencyText = useLogLatencyText();
+  const audio = useLogAudioText()(log);
   const lines: { label: string; value: ReactNode }[] = [
     { label: t('logs.requestId'), value: log.request_id },
     { label: t('logs.time'), value: formatDateTime(log.created_at) },
@@ -29,6 +31,7 @@ export function LogDetailFields({ log, userName, keyName, channelName }: { log: 
       label: `${t('logs.cached')} / ${t('logs.cacheWrite')} / ${t('logs.reasoning')}`,
       value: `${count(log.cached_tokens)} / ${count(log.cache_write_tokens)} / ${count(log.reasoning_tokens)}`,
     },
+    ...(audio !== undefined ? [{ label: t('logs.audio'), value: audio }] : []),
     { label: t('logs.cost'), value: formatUsd(log.cost) },
     { label: t('logs.latency'), value: latencyText(log) },
     {

@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { UsageLog } from '../api/types';
 import { ResponsiveTable, type Column } from '../components/responsive-table';
@@ -8,6 +8,7 @@ import { formatUsd } from '../format/format-usd';
 import { LogModelCell } from './log-model-cell';
 import type { LogNames } from './log-names';
 import { LogStatusBadge } from './log-status-badge';
+import { useLogAudioText } from './use-log-audio-text';
 import { useLogLatencyText } from './use-log-latency-text';
 
 /** Usage records, each with a button opening its details; user and channel columns for admins (`name` callbacks given). */
@@ -21,6 +22,7 @@ export function LogsTable({
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const latencyText = useLogLatencyText();
+  const audioText = useLogAudioText();
   const columns: Column<UsageLog>[] = [
     { key: 'time', header: t('logs.time'), render: (log) => formatDateTime(log.created_at) },
     ...(userName
@@ -51,14 +53,24 @@ export function LogsTable({
       key: 'tokens',
       header: t('logs.tokens'),
       align: 'right',
-      render: (log) => (
-        <Text
-          size="sm"
-          title={`${t('logs.cached')}: ${log.cached_tokens}, ${t('logs.reasoning')}: ${log.reasoning_tokens}`}
-        >
-          {formatCount(log.prompt_tokens, language)} / {formatCount(log.completion_tokens, language)}
-        </Text>
-      ),
+      render: (log) => {
+        const audio = audioText(log);
+        return (
+          <Stack gap={0} align="flex-end">
+            <Text
+              size="sm"
+              title={`${t('logs.cached')}: ${log.cached_tokens}, ${t('logs.reasoning')}: ${log.reasoning_tokens}`}
+            >
+              {formatCount(log.prompt_tokens, language)} / {formatCount(log.completion_tokens, language)}
+            </Text>
+            {audio !== undefined && (
+              <Text size="xs" c="dimmed">
+                {audio}
+              </Text>
+            )}
+          </Stack>
+        );
+      },
     },
     { key: 'cost', header: t('logs.cost'), align: 'right', render: (log) => formatUsd(log.cost) },
     {

@@ -22,6 +22,8 @@ export function usageLog(id: number, fields: Partial<UsageLog> = {}): UsageLog {
     latency_ms: 300,
     first_byte_ms: null,
     error: null,
+    audio_seconds: null,
+    characters: null,
     ...fields,
   };
 }
