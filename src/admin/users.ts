@@ -15,7 +15,7 @@ const MAX_BALANCE_NANO = MAX_USD * NANO_PER_USD;
 
 /** `/api/users` (admin-api section 2, Users). */
 export function registerUserRoutes(app: FastifyInstance, services: GatewayServices): void {
-  const { users, sessions } = services.repositories;
+  const { users, sessions, balanceCredits } = services.repositories;
   const findUser = async (params: unknown) => {
     const id = parseIdParam(params, 'user');
     const user = await users.find(id);
@@ -75,7 +75,11 @@ export function registerUserRoutes(app: FastifyInstance, services: GatewayServic
     if (current.balance + amount > MAX_BALANCE_NANO) {
       throw invalidField('amount', `would raise the balance above ${MAX_USD} USD`);
     }
-    const user = await users.topUp(current.id, amount);
+    const credit = { userId: current.id, amount, kind: 'admin', reference: null } as const;
+    const credited = await services.store.db
+      .transaction()
+      .execute((trx) => balanceCredits.credit(trx, credit));
+    const user = credited ? await users.find(current.id) : undefined;
     if (!user) throw notFound('user', current.id);
     await services.changes.publish('users');
     return serializeUser(user);

@@ -20,6 +20,7 @@ import { loggedBodiesMigration } from './migrations/0017-logged-bodies.js';
 import { managedByConfigMigration } from './migrations/0018-managed-by-config.js';
 import { audioPricesMigration } from './migrations/0019-audio-prices.js';
 import { audioUsageMigration } from './migrations/0020-audio-usage.js';
+import { balanceCreditsMigration } from './migrations/0021-balance-credits.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0018-managed-by-config': managedByConfigMigration,
     '0019-audio-prices': audioPricesMigration,
     '0020-audio-usage': audioUsageMigration(store.dialect),
+    '0021-balance-credits': balanceCreditsMigration(store.dialect),
   };
 }
 

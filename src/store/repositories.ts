@@ -1,4 +1,5 @@
 import type { Store } from './database.js';
+import { BalanceCreditsRepository } from './balance-credits-repository.js';
 import { ChannelsRepository } from './channels-repository.js';
 import { GroupsRepository } from './groups-repository.js';
 import { GuardrailsRepository } from './guardrails-repository.js';
@@ -17,6 +18,8 @@ import { WebhookEventsRepository } from './webhook-events-repository.js';
 
 export interface Repositories {
   users: UsersRepository;
+  /** Money put into balances, each credit with where it came from (admin-api section 15). */
+  balanceCredits: BalanceCreditsRepository;
   keys: KeysRepository;
   channels: ChannelsRepository;
   prices: PricesRepository;
@@ -39,6 +42,7 @@ export function createRepositories(store: Store): Repositories {
   const { db } = store;
   return {
     users: new UsersRepository(db),
+    balanceCredits: new BalanceCreditsRepository(db),
     keys: new KeysRepository(db),
     channels: new ChannelsRepository(db),
     prices: new PricesRepository(db),

@@ -281,8 +281,19 @@ export interface UsageLogBodiesTable {
   truncated: boolean | number;
 }
 
+/** Money put into a balance (admin-api section 15); amounts in nano-USD. */
+export interface BalanceCreditsTable {
+  id: Generated<number>;
+  user_id: number;
+  amount: number | bigint;
+  kind: string;
+  reference: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
+  balance_credits: BalanceCreditsTable;
   api_keys: ApiKeysTable;
   channels: ChannelsTable;
   prices: PricesTable;

@@ -123,30 +123,13 @@ export class UsersRepository {
     const row = await this.db.deleteFrom('users').where('id', '=', id).returningAll().executeTakeFirst();
     return row && toUser(row);
   }
-
-  /** Adds to the balance in one statement, so concurrent top-ups and charges never lose an update. */
-  async topUp(id: number, amount: number): Promise<UserRecord | undefined> {
-    const row = await this.db
-      .updateTable('users')
-      .set((eb) => ({
-        balance: eb('balance', '+', amount),
-        low_balance_alerted: alertedUnlessAbove(
-          sql`balance + cast(${amount} as bigint)`,
-          sql.ref('low_balance_alert'),
-        ),
-      }))
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toUser(row);
-  }
 }
 
 /**
  * The `balance.low` flag after a balance or threshold change: cleared when the new balance stands at
  * or above the new threshold (or there is none), so the next fall below it sends the event again.
  */
-function alertedUnlessAbove(balance: RawBuilder<unknown>, threshold: RawBuilder<unknown>) {
+export function alertedUnlessAbove(balance: RawBuilder<unknown>, threshold: RawBuilder<unknown>) {
   return sql<boolean>`case when ${threshold} is null or ${balance} >= ${threshold} then false else low_balance_alerted end`;
 }
 

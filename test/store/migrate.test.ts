@@ -33,6 +33,7 @@ const MIGRATIONS = [
   '0018-managed-by-config',
   '0019-audio-prices',
   '0020-audio-usage',
+  '0021-balance-credits',
 ];
 
 const opened: Array<() => Promise<void>> = [];
@@ -102,7 +103,11 @@ describe.each(variants)('$name', ({ open }) => {
       await sql`alter table ${sql.table(table)} drop column characters`.execute(store.db);
     }
     if (store.dialect === 'postgres') await sql.raw(servedModelFunction).execute(store.db);
-    await sql`delete from kysely_migration where name = '0020-audio-usage'`.execute(store.db);
+    // And the migrations after it.
+    await sql`drop table balance_credits`.execute(store.db);
+    await sql`delete from kysely_migration where name in ('0020-audio-usage', '0021-balance-credits')`.execute(
+      store.db,
+    );
     const { user, key } = await seedUserWithKey(createRepositories(store), { balance: 1_000, quota: null });
     const bool = (value: boolean) => (store.dialect === 'postgres' ? value : Number(value));
     const hold = { owner: 'old', user_id: user.id, key_id: key.id, key_capped: bool(false), amount: 100 };

@@ -138,10 +138,33 @@ describe.each(storeVariants())('store on $name', (variant) => {
     expect((await repositories.users.find(rich.id))?.balance).toBe(big);
   });
 
-  test('concurrent top-ups never lose an update', async () => {
+  test('concurrent credits never lose an update, and each is recorded with where it came from', async () => {
     const user = await repositories.users.create(newUser('carol'));
-    await Promise.all(Array.from({ length: 40 }, () => repositories.users.topUp(user.id, 100_000_001)));
+    const credit = (index: number) =>
+      store.db.transaction().execute((trx) =>
+        repositories.balanceCredits.credit(trx, {
+          userId: user.id,
+          amount: 100_000_001,
+          kind: 'redemption',
+          reference: `code-${index}`,
+        }),
+      );
+    expect(await Promise.all(Array.from({ length: 40 }, (_, index) => credit(index)))).toEqual(
+      Array.from({ length: 40 }, () => true),
+    );
     expect((await repositories.users.find(user.id))?.balance).toBe(40 * 100_000_001);
+    const credits = await repositories.balanceCredits.listForUser(user.id, { limit: 100, offset: 0 });
+    expect(credits).toHaveLength(40);
+    expect(credits[0]).toMatchObject({ userId: user.id, amount: 100_000_001, kind: 'redemption' });
+    expect(new Set(credits.map((entry) => entry.reference)).size).toBe(40);
+    expect(
+      await repositories.balanceCredits.credit(store.db, {
+        userId: 999_999,
+        amount: 1,
+        kind: 'admin',
+        reference: null,
+      }),
+    ).toBe(false);
   });
 
   test('keys: found by hash, JSON columns and booleans round-trip, deleted with their owner', async () => {
@@ -314,10 +337,17 @@ describe.each(storeVariants())('store on $name', (variant) => {
         .where('id', '=', user.id)
         .execute();
 
+    const topUp = (amount: number) =>
+      repositories.balanceCredits.credit(store.db, {
+        userId: user.id,
+        amount,
+        kind: 'admin',
+        reference: null,
+      });
     await markAlerted();
-    await repositories.users.topUp(user.id, 49);
+    await topUp(49);
     expect(await alerted()).toBe(true);
-    await repositories.users.topUp(user.id, 1);
+    await topUp(1);
     expect(await alerted()).toBe(false);
 
     await markAlerted();
