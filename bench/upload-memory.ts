@@ -19,25 +19,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const uploads = Number(process.env.BENCH_UPLOADS ?? 10);
 const megabytes = Number(process.env.BENCH_UPLOAD_MB ?? 25);
 const sample = process.env.BENCH_UPLOAD_FILE;
+const { silentWav } = (await import(path.join(root, 'dist/audio/silent-wav.js'))) as {
+  silentWav: (milliseconds: number) => Buffer;
+};
 const ADMIN_TOKEN = 'bench-uploads-admin-token';
-
-/** A PCM WAV header (16 kHz mono 16-bit) for `dataBytes` of samples; the samples are zero. */
-function wav(dataBytes: number): Buffer {
-  const file = Buffer.alloc(44 + dataBytes);
-  file.write('RIFF', 0, 'ascii');
-  file.writeUInt32LE(file.length - 8, 4);
-  file.write('WAVEfmt ', 8, 'ascii');
-  file.writeUInt32LE(16, 16);
-  file.writeUInt16LE(1, 20);
-  file.writeUInt16LE(1, 22);
-  file.writeUInt32LE(16_000, 24);
-  file.writeUInt32LE(32_000, 28);
-  file.writeUInt16LE(2, 32);
-  file.writeUInt16LE(16, 34);
-  file.write('data', 36, 'ascii');
-  file.writeUInt32LE(dataBytes, 40);
-  return file;
-}
 
 function repeated(bytes: Buffer, length: number): Buffer {
   const file = Buffer.alloc(length);
@@ -94,7 +79,8 @@ try {
   const { key } = await admin('POST', '/keys', { user_id: user.id });
 
   const bytes = megabytes * 1024 * 1024;
-  const file = sample ? repeated(readFileSync(sample), bytes) : wav(bytes - 44);
+  // 16 kHz mono 16-bit: 32 bytes a millisecond.
+  const file = sample ? repeated(readFileSync(sample), bytes) : silentWav(Math.floor(bytes / 32));
   const name = sample ? path.basename(sample) : 'long.wav';
   const upload = async () => {
     const form = new FormData();
