@@ -32,10 +32,13 @@ import { GuardrailSet } from './guardrails/guardrail-set.js';
 import { GuardrailWebhooks } from './guardrails/guardrail-webhook.js';
 import { JobLeasesRepository } from './store/job-leases-repository.js';
 import { deleteOldestRows } from './store/delete-oldest-rows.js';
+import { attachRealtimeRelay, type RealtimeRelay } from './http/realtime/realtime-relay.js';
 
 export interface Gateway {
   app: FastifyInstance;
   services: GatewayServices;
+  /** `GET /v1/realtime` WebSocket sessions, on the app's own server (admin-api section 14). */
+  realtime: RealtimeRelay;
   /** The admin token generated on this first start, to be shown once. */
   generatedAdminToken: string | undefined;
   /** Reads `GATEWAY_CONFIG_FILE` again and applies it (`SIGHUP`); an invalid file changes nothing. */
@@ -47,6 +50,8 @@ export interface Gateway {
 export interface GatewayOptions {
   /** In a cluster worker: the channel to the primary, which holds what the workers share. */
   primary?: IpcLink;
+  /** How often realtime sockets are pinged (30 s unless given); a socket silent through two is closed. */
+  realtimeHeartbeatMs?: number;
 }
 
 /** A worker asks its primary, which gathers every worker's metrics (this one's too). */
@@ -195,11 +200,13 @@ export async function createGateway(
       onUnexpectedError: (error, request) =>
         logger.error({ err: error, requestId: request.id, url: request.url }, 'unexpected error'),
     });
+    const realtime = attachRealtimeRelay(app.server, services, { heartbeatMs: options.realtimeHeartbeatMs });
     // One apply at a time: a second signal waits for the first apply to end.
     let reloading = Promise.resolve();
     return {
       app,
       services,
+      realtime,
       generatedAdminToken: generatedToken,
       reloadConfigFile: () =>
         (reloading = reloading.then(() =>
@@ -207,7 +214,7 @@ export async function createGateway(
             for (const topic of topics) await changes.publish(topic);
           }),
         )),
-      close: (graceMs = environment.shutdownGraceMs) => shutDown(services, app, graceMs),
+      close: (graceMs = environment.shutdownGraceMs) => shutDown(services, app, graceMs, realtime),
     };
   } catch (error) {
     await store.close();

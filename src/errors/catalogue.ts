@@ -350,6 +350,14 @@ export const catalogue = {
     en: 'the gateway failed while handling this request; it was not charged',
     'zh-CN': '网关处理请求时出错, 本次请求未计费',
   },
+  realtime_model_fixed: {
+    status: 400,
+    code: 'invalid_value',
+    type: 'invalid_request_error',
+    en: (p) =>
+      `session.model cannot change: this realtime session was opened for ${p.model} and is billed as that model`,
+    'zh-CN': (p) => `session.model 不可更改: 本实时会话以 ${p.model} 开启并按该模型计费`,
+  },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorName = keyof typeof catalogue;

@@ -22,6 +22,7 @@ const paths: Partial<Record<UpstreamEndpoint, string>> = {
   'openai-audio-speech': '/audio/speech',
   'openai-audio-transcriptions': '/audio/transcriptions',
   'openai-audio-translations': '/audio/translations',
+  'openai-realtime': '/realtime',
 };
 const upstreamEndpoints = Object.keys(paths) as UpstreamEndpoint[];
 /** Dated versions before this have no Responses API; their Responses clients are converted to chat. */
@@ -49,6 +50,7 @@ export const azureProvider: ProviderDescriptor = {
     if (!path) return undefined;
     const root = resourceRoot(origin);
     const version = configSchema.parse(config).api_version;
+    if (endpoint === 'openai-realtime') return realtimeUrl(root, version, model);
     if (version === 'v1') return `${root}/openai/v1${path}`;
     const query = `?api-version=${encodeURIComponent(version)}`;
     if (endpoint === 'openai-responses') return `${root}/openai${path}${query}`;
@@ -63,6 +65,17 @@ export const azureProvider: ProviderDescriptor = {
     });
   },
 };
+
+/**
+ * The Realtime WebSocket: on the v1 API the deployment is the `model` query member; a dated
+ * version takes it as `deployment`, beside `api-version`, at `/openai/realtime`.
+ * https://learn.microsoft.com/azure/ai-foundry/openai/how-to/realtime-audio-websockets
+ */
+function realtimeUrl(root: string, version: string, deployment: string): string {
+  if (version === 'v1') return `${root}/openai/v1/realtime?model=${encodeURIComponent(deployment)}`;
+  const query = `api-version=${encodeURIComponent(version)}&deployment=${encodeURIComponent(deployment)}`;
+  return `${root}/openai/realtime?${query}`;
+}
 
 /** The resource's origin, whether `base_url` was given with `/openai` or `/openai/v1` or without. */
 function resourceRoot(origin: string): string {

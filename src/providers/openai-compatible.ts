@@ -18,6 +18,8 @@ const paths: Partial<Record<UpstreamEndpoint, string>> = {
   'openai-audio-speech': '/audio/speech',
   'openai-audio-transcriptions': '/audio/transcriptions',
   'openai-audio-translations': '/audio/translations',
+  // https://platform.openai.com/docs/guides/realtime-websocket — the model goes in the query.
+  'openai-realtime': '/realtime',
 };
 
 export const OPENAI_COMPATIBLE_ENDPOINTS = Object.keys(paths) as UpstreamEndpoint[];
@@ -46,10 +48,11 @@ export function createOpenAICompatibleProvider(options: {
     ...(options.reasoningField && { reasoningField: options.reasoningField }),
     endpointTypes: () => options.endpointTypes,
     upstreamEndpoints: () => upstreamEndpoints,
-    buildUrl({ origin, endpoint }) {
+    buildUrl({ origin, endpoint, model }) {
       const path = paths[endpoint];
       if (!path || !served.has(endpoint)) return undefined;
-      return joinUpstreamUrl(withoutTrailing(origin, versionPath), versionPath + path);
+      const url = joinUpstreamUrl(withoutTrailing(origin, versionPath), versionPath + path);
+      return endpoint === 'openai-realtime' ? `${url}?model=${encodeURIComponent(model)}` : url;
     },
     buildHeaders({ key, extraHeaders }) {
       return mergeUpstreamHeaders({

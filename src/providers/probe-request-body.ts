@@ -49,6 +49,8 @@ export function probeRequestBody(
     // A form, not a JSON body: `probeForm`.
     case 'openai-audio-transcriptions':
     case 'openai-audio-translations':
+    // A WebSocket session, not an HTTP request.
+    case 'openai-realtime':
       return {};
     default: {
       const unknownEndpoint: never = endpoint;

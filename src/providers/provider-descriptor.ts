@@ -20,6 +20,8 @@ export type UpstreamEndpoint =
   | 'openai-audio-speech'
   | 'openai-audio-transcriptions'
   | 'openai-audio-translations'
+  /** `GET /v1/realtime?model=`, upgraded to a WebSocket: the Realtime API (admin-api section 14). */
+  | 'openai-realtime'
   | 'anthropic-messages'
   | 'gemini-generate-content'
   | 'gemini-embed-content'

@@ -13,6 +13,7 @@ const ENDPOINT_TYPE_OF: Record<UpstreamEndpoint, EndpointType | undefined> = {
   'openai-audio-speech': 'audio-speech',
   'openai-audio-transcriptions': 'audio-transcription',
   'openai-audio-translations': 'audio-transcription',
+  'openai-realtime': 'realtime',
   'anthropic-messages': 'anthropic',
   'gemini-generate-content': 'gemini',
   'gemini-embed-content': 'embeddings',
