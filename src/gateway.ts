@@ -32,6 +32,9 @@ import { GuardrailSet } from './guardrails/guardrail-set.js';
 import { GuardrailWebhooks } from './guardrails/guardrail-webhook.js';
 import { JobLeasesRepository } from './store/job-leases-repository.js';
 import { deleteOldestRows } from './store/delete-oldest-rows.js';
+import type { Payments } from './payments/payments.js';
+import { StripeClients } from './payments/stripe-clients.js';
+import { TopupReconciler } from './payments/topup-reconciler.js';
 import { attachRealtimeRelay, type RealtimeRelay } from './http/realtime/realtime-relay.js';
 
 export interface Gateway {
@@ -170,6 +173,16 @@ export async function createGateway(
       onBatch: (table, deleted, caughtUp) => telemetry.metrics.retentionBatch(table, deleted, caughtUp),
     });
     retention.start();
+    const payments: Payments = {
+      store,
+      repositories,
+      settings: () => settings.get(),
+      stripe: new StripeClients(),
+      balanceRaised: () => changes.publish('users'),
+      logger,
+    };
+    const topupReconciler = new TopupReconciler({ payments, leases: new JobLeasesRepository(store.db) });
+    topupReconciler.start();
     options.primary?.handle('collectMetrics', () => telemetry.metrics.registry.getMetricsAsJSON());
     const services: GatewayServices = {
       store,
@@ -194,6 +207,8 @@ export async function createGateway(
       observer: telemetry.observer,
       webhooks,
       retention,
+      payments,
+      topupReconciler,
     };
     const app = buildApp({
       services,

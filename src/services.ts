@@ -8,6 +8,8 @@ import type { RetentionJob } from './store/retention-job.js';
 import type { Store } from './store/database.js';
 import type { Repositories } from './store/repositories.js';
 import type { WebhookDeliverer } from './events/webhooks/webhook-deliverer.js';
+import type { Payments } from './payments/payments.js';
+import type { TopupReconciler } from './payments/topup-reconciler.js';
 
 /** Everything a request handler may call, built once at start. */
 export interface GatewayServices extends RelayServices {
@@ -24,4 +26,8 @@ export interface GatewayServices extends RelayServices {
   webhooks: WebhookDeliverer;
   /** Deletes usage records past `log_retention_days` (admin-api section 12). */
   retention: RetentionJob;
+  /** Stripe top-ups: orders, Checkout Sessions, the webhook (admin-api section 15). */
+  payments: Payments;
+  /** Checks pending orders against Stripe, so that a lost webhook never loses a payment. */
+  topupReconciler: TopupReconciler;
 }

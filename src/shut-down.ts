@@ -44,6 +44,7 @@ export async function shutDown(
   await services.holdKeeper.stop().catch(() => undefined);
   await services.webhooks.stop();
   await services.retention.stop();
+  await services.topupReconciler.stop();
   services.health.close();
   await services.routing.close();
   await services.rateLimiter.close();

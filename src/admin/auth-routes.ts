@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { GatewayError } from '../errors/gateway-error.js';
 import { invalidField } from './admin-error.js';
-import { CSRF_COOKIE, serializeCookie, SESSION_COOKIE } from './console-cookies.js';
+import { CSRF_COOKIE, serializeCookie, SESSION_COOKIE, sessionCookies } from './console-cookies.js';
 import { callerOf, serializeIdentity } from './console-identity.js';
 import type { ConsoleSessions } from './console-sessions.js';
 import { parseBody } from './parse-body.js';
@@ -30,11 +30,7 @@ export function registerLoginRoute(app: FastifyInstance, options: AuthRouteOptio
     const credentials = readCredentials(parseBody(request.body, loginSchema));
     const identity = await options.verifier.verify(credentials, request.gateway.clientIp);
     const started = await options.sessions.start(identity);
-    const secure = options.cameOverHttps(request.raw);
-    reply.header('set-cookie', [
-      serializeCookie(SESSION_COOKIE, started.token, { maxAge: started.maxAge, httpOnly: true, secure }),
-      serializeCookie(CSRF_COOKIE, started.csrfToken, { maxAge: started.maxAge, httpOnly: false, secure }),
-    ]);
+    reply.header('set-cookie', sessionCookies(started, options.cameOverHttps(request.raw)));
     return serializeIdentity(identity);
   });
 }

@@ -34,3 +34,14 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
+
+/** The two `Set-Cookie` values that sign a browser in to a session just started. */
+export function sessionCookies(
+  started: { token: string; csrfToken: string; maxAge: number },
+  secure: boolean,
+): string[] {
+  return [
+    serializeCookie(SESSION_COOKIE, started.token, { maxAge: started.maxAge, httpOnly: true, secure }),
+    serializeCookie(CSRF_COOKIE, started.csrfToken, { maxAge: started.maxAge, httpOnly: false, secure }),
+  ];
+}

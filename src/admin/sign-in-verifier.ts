@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { attemptSubjects, type LoginThrottle } from '../limits/login-throttle.js';
 import type { UsersRepository } from '../store/users-repository.js';
 import type { AdminAuthenticator } from './admin-authenticator.js';
+import { beginThrottledAttempt } from './begin-throttled-attempt.js';
 import type { ConsoleIdentity } from './console-identity.js';
 
 export type SignInCredentials = { username: string; password: string } | { token: string };
@@ -27,15 +28,7 @@ export class SignInVerifier {
   async verify(credentials: SignInCredentials, clientIp: string): Promise<ConsoleIdentity> {
     const username = 'username' in credentials ? credentials.username : undefined;
     const subjects = attemptSubjects({ username, clientIp });
-    const decision = await this.options.throttle.begin(subjects);
-    if (!decision.allowed) {
-      const retryAfter = decision.retryAfterSeconds;
-      throw new GatewayError(
-        'too_many_attempts',
-        { retryAfter },
-        { headers: { 'retry-after': `${retryAfter}` } },
-      );
-    }
+    const ticket = await beginThrottledAttempt(this.options.throttle, subjects);
     const identity =
       'token' in credentials
         ? this.verifyAdminToken(credentials.token)
@@ -43,7 +36,7 @@ export class SignInVerifier {
     if (!identity) throw new GatewayError('invalid_credentials');
     // The username's earlier failures are forgiven once its password is known; the address's are not.
     await this.options.throttle.succeed(
-      decision.ticket,
+      ticket,
       subjects.filter((subject) => subject.startsWith('username:')),
     );
     return identity;

@@ -40,7 +40,10 @@ export interface ConfigChange {
 }
 
 /** Members shown masked wherever changes are shown. */
-const SECRET_MEMBERS: Partial<Record<ManagedKind, string>> = { channels: 'keys', settings: 'webhook_secret' };
+const SECRET_MEMBERS: Partial<Record<ManagedKind, readonly string[]>> = {
+  channels: ['keys'],
+  settings: ['webhook_secret', 'stripe_secret_key', 'stripe_webhook_secret'],
+};
 
 /** The change topics of every kind the file declares. */
 export function declaredTopics(config: ConfigFile): ChangeTopic[] {
@@ -119,7 +122,8 @@ function memberChanges(kind: ManagedKind, before: FileEntry, after: FileEntry): 
   const changes: MemberChange[] = [];
   for (const member of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (isDeepStrictEqual(before[member] ?? null, after[member] ?? null)) continue;
-    const shown = (value: unknown) => (SECRET_MEMBERS[kind] === member ? masked(value) : (value ?? null));
+    const shown = (value: unknown) =>
+      SECRET_MEMBERS[kind]?.includes(member) ? masked(value) : (value ?? null);
     changes.push({ member, before: shown(before[member]), after: shown(after[member]) });
   }
   return changes;

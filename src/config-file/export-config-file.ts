@@ -23,7 +23,8 @@ export interface ExportedVariable {
  * The database's channels, prices, groups, models, virtual models, guardrails and stored settings
  * as a configuration file (admin-api section 13) that `config apply` reproduces on an empty
  * database. Secrets are not written: each channel key becomes `${CHANNEL_<NAME>_KEY}` (with `_1`,
- * `_2`, ... for several), the webhook secret `${WEBHOOK_SECRET}`; a comment at the top lists them.
+ * `_2`, ... for several), the webhook secret `${WEBHOOK_SECRET}`, the Stripe secrets
+ * `${STRIPE_SECRET_KEY}` and `${STRIPE_WEBHOOK_SECRET}`; a comment at the top lists them.
  * A channel health took out of service is written `enabled`: the file says what is wanted, health
  * decides the rest.
  */
@@ -76,10 +77,9 @@ export async function exportConfigFile(
   const settings: Record<string, unknown> = {};
   for (const row of await db.selectFrom('settings').select(['name', 'value']).orderBy('name').execute()) {
     const value: unknown = JSON.parse(row.value);
+    const secret = Object.hasOwn(SECRET_SETTINGS, row.name) ? SECRET_SETTINGS[row.name] : undefined;
     settings[row.name] =
-      row.name === 'webhook_secret' && typeof value === 'string'
-        ? variable('WEBHOOK_SECRET', 'the webhook signing secret')
-        : escapeReferences(value);
+      secret && typeof value === 'string' ? variable(secret.variable, secret.holds) : escapeReferences(value);
   }
 
   const document = {
@@ -102,6 +102,16 @@ export async function exportConfigFile(
   ];
   return { text: `${header.join('\n')}\n${stringify(document, { lineWidth: 0 })}`, variables };
 }
+
+/** Settings written as references to environment variables, never in clear. */
+const SECRET_SETTINGS: Record<string, { variable: string; holds: string }> = {
+  webhook_secret: { variable: 'WEBHOOK_SECRET', holds: 'the webhook signing secret' },
+  stripe_secret_key: { variable: 'STRIPE_SECRET_KEY', holds: 'the Stripe secret API key' },
+  stripe_webhook_secret: {
+    variable: 'STRIPE_WEBHOOK_SECRET',
+    holds: "the Stripe webhook endpoint's signing secret",
+  },
+};
 
 /** The file's own `null`s are its defaults: members left out read the same. */
 function withoutNulls(entry: FileEntry): FileEntry {

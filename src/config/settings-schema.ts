@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { isCidrOrAddress } from '../auth/ip-allow-list.js';
 import { isKnownTimeZone } from '../billing/budgets/zoned-time.js';
+import { MAX_USD } from '../billing/money.js';
 import { httpUrlSchema } from './http-url-schema.js';
+import {
+  STRIPE_MAX_USD,
+  STRIPE_MIN_USD,
+  stripeApiBaseSchema,
+  stripeSecretKeySchema,
+  stripeWebhookSecretSchema,
+} from './stripe-setting-schemas.js';
 
 /** Live settings (admin-api.md sections 2, 10, 10.1, 11 and 12): defaults, validation and environment names. */
 export const settingsSchema = z
@@ -34,6 +42,20 @@ export const settingsSchema = z
     webhook_url: httpUrlSchema.max(2048).nullable(),
     // Write-only: reads show it masked (serialize-settings.ts).
     webhook_secret: z.string().min(1).max(1024).nullable(),
+    // Sign-up and public pricing (admin-api section 15).
+    registration: z.enum(['closed', 'open', 'invite']),
+    new_user_balance: z.number().min(0).max(MAX_USD),
+    pricing_public: z.boolean(),
+    // Online top-up (admin-api section 15). Both secrets are write-only, as webhook_secret is.
+    stripe_secret_key: stripeSecretKeySchema.nullable(),
+    stripe_webhook_secret: stripeWebhookSecretSchema.nullable(),
+    stripe_api_base: stripeApiBaseSchema,
+    topup_min_usd: z.number().min(STRIPE_MIN_USD).max(STRIPE_MAX_USD),
+    topup_reconcile_after_s: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400),
   })
   .strict();
 
@@ -64,6 +86,14 @@ export const defaultSettings: Settings = {
   sticky_ttl_s: 600,
   webhook_url: null,
   webhook_secret: null,
+  registration: 'closed',
+  new_user_balance: 0,
+  pricing_public: true,
+  stripe_secret_key: null,
+  stripe_webhook_secret: null,
+  stripe_api_base: 'https://api.stripe.com',
+  topup_min_usd: 1,
+  topup_reconcile_after_s: 600,
 };
 
 export const settingNames = Object.keys(defaultSettings) as SettingName[];

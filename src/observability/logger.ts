@@ -39,6 +39,9 @@ export function createLogger(
       '*.keys',
       '*.password',
       '*.webhook_secret',
+      '*.stripe_secret_key',
+      '*.stripe_webhook_secret',
+      'req.headers["stripe-signature"]',
     ],
   };
   return pino(options, format === 'pretty' ? prettyLogStream(destination) : destination);

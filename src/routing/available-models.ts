@@ -16,7 +16,10 @@ export interface AvailableModel {
  * on its Model Limits of which the group reaches at least one priced target, with the endpoint
  * types of those targets. Sorted by id.
  */
-export function listAvailableModels(catalog: RoutingCatalog, principal: Principal): AvailableModel[] {
+export function listAvailableModels(
+  catalog: RoutingCatalog,
+  principal: Pick<Principal, 'group' | 'modelLimits'>,
+): AvailableModel[] {
   const models: AvailableModel[] = [];
   const served = catalog.modelsOfGroup(principal.group);
   const allowed = (id: string) => !principal.modelLimits || principal.modelLimits.has(id);

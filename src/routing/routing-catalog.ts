@@ -74,6 +74,7 @@ export class RoutingCatalog {
     servedModels: new Set(),
   };
   private reloading: Promise<void> | undefined;
+  private snapshotGeneration = 0;
 
   private constructor(private readonly repositories: CatalogRepositories) {}
 
@@ -102,9 +103,15 @@ export class RoutingCatalog {
         this.repositories.virtualModels.all(),
       ]);
       this.snapshot = buildSnapshot(channels, prices, groups, modelMetadata, virtualModels);
+      this.snapshotGeneration += 1;
     })();
     this.reloading = next;
     await next;
+  }
+
+  /** Grows with every rebuild: what is derived from the catalog is current while this is unchanged. */
+  get generation(): number {
+    return this.snapshotGeneration;
   }
 
   /** Enabled channels of the group serving the model, highest priority first. */

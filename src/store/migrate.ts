@@ -21,6 +21,8 @@ import { managedByConfigMigration } from './migrations/0018-managed-by-config.js
 import { audioPricesMigration } from './migrations/0019-audio-prices.js';
 import { audioUsageMigration } from './migrations/0020-audio-usage.js';
 import { balanceCreditsMigration } from './migrations/0021-balance-credits.js';
+import { signUpAndCodesMigration } from './migrations/0022-sign-up-and-codes.js';
+import { ordersMigration } from './migrations/0023-orders.js';
 
 /** Versioned migrations, applied in name order at start. Append new ones; never edit old ones. */
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -46,6 +48,8 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '0019-audio-prices': audioPricesMigration,
     '0020-audio-usage': audioUsageMigration(store.dialect),
     '0021-balance-credits': balanceCreditsMigration(store.dialect),
+    '0022-sign-up-and-codes': signUpAndCodesMigration(store.dialect),
+    '0023-orders': ordersMigration(store.dialect),
   };
 }
 

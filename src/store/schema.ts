@@ -23,6 +23,8 @@ export interface UsersTable {
   low_balance_alert: number | null;
   /** The event was sent and the balance has not stood at or above the threshold since. */
   low_balance_alerted: Generated<number | boolean>;
+  /** 1: a name from before case-insensitive usernames that differs from an older one only in case. */
+  username_case_duplicate: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -291,8 +293,77 @@ export interface BalanceCreditsTable {
   created_at: number;
 }
 
+/** A single-use code that lets someone register when `registration` is `invite` (admin-api section 15). */
+export interface InviteCodesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the code; the code itself is shown once, at creation. */
+  code_hash: string;
+  /** The masked code that lists show. */
+  code_hint: string;
+  created_at: number;
+  /** Set when the code is used; a used code stays used even if its user is deleted. */
+  used_at: number | null;
+  used_by: number | null;
+}
+
+/** A single-use code that credits its amount (nano-USD) to whoever redeems it (admin-api section 15). */
+export interface RedemptionCodesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the code; the code itself is shown once, at creation. */
+  code_hash: string;
+  /** The masked code that lists show. */
+  code_hint: string;
+  name: string;
+  amount: number;
+  expires_at: number | null;
+  disabled_at: number | null;
+  created_at: number;
+  /** Set when the code is redeemed; a redeemed code stays used even if its user is deleted. */
+  used_at: number | null;
+  used_by: number | null;
+}
+
+/** A top-up paid through a payment provider (admin-api section 15); amounts in nano-USD. */
+export interface OrdersTable {
+  /** The order in which orders were made. */
+  seq: Generated<number>;
+  /** `ord_` and random characters: order ids travel through the provider and the browser. */
+  id: string;
+  /** Null once the user is deleted: the order stays as the record of a payment. */
+  user_id: number | null;
+  amount: number | bigint;
+  /** `pending`, `paid` or `expired`. */
+  status: string;
+  /** `stripe`. */
+  provider: string;
+  /** The provider's id of the payment: a Stripe Checkout Session id. */
+  provider_ref: string | null;
+  created_at: number;
+  paid_at: number | null;
+  /** The reconciler checks the order again no sooner than this (Unix seconds); null: when due by age. */
+  next_check_at: number | null;
+  /** Why the order is held back from any credit until an admin looks; null for none. */
+  problem: string | null;
+}
+
+/** What happened to an order, for admins: webhooks received, checks, the credit. */
+export interface OrderEventsTable {
+  id: Generated<number>;
+  order_id: string;
+  type: string;
+  at: number;
+  /** The provider's id of what this event came from (a Stripe event id), when it has one. */
+  reference: string | null;
+  /** JSON object. */
+  detail: string | null;
+}
+
 export interface Database {
   users: UsersTable;
+  orders: OrdersTable;
+  order_events: OrderEventsTable;
+  invite_codes: InviteCodesTable;
+  redemption_codes: RedemptionCodesTable;
   balance_credits: BalanceCreditsTable;
   api_keys: ApiKeysTable;
   channels: ChannelsTable;

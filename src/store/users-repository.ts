@@ -90,7 +90,8 @@ export class UsersRepository {
 
   async update(id: number, changes: UserChanges): Promise<UserRecord | undefined> {
     const values = {
-      ...(changes.username !== undefined && { username: changes.username }),
+      // A renamed user joins the case-insensitive unique index (migration 0022), whatever it was before.
+      ...(changes.username !== undefined && { username: changes.username, username_case_duplicate: 0 }),
       ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
       ...(changes.role !== undefined && { role: changes.role }),
       ...(changes.group !== undefined && { group_name: changes.group }),

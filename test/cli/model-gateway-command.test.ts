@@ -270,6 +270,8 @@ async function populate(store: Store): Promise<void> {
   });
   await repositories.settings.put('retry_times', '4');
   await repositories.settings.put('webhook_secret', JSON.stringify('whsec-top-secret'));
+  await repositories.settings.put('stripe_secret_key', JSON.stringify('sk_test_exported0000000000'));
+  await repositories.settings.put('stripe_webhook_secret', JSON.stringify('whsec_exported0000000000'));
   await repositories.settings.put('webhook_url', 'null');
 }
 
@@ -293,12 +295,15 @@ describe('config export', () => {
     const exported = await modelGateway(['config', 'export', file], source);
     expect(exported).toMatchObject({ code: 0, stderr: '' });
     const text = readFileSync(file, 'utf8');
-    for (const secret of ['sk-one-', 'sk-two-', 'sk-ant-', 'whsec-']) expect(text).not.toContain(secret);
+    for (const secret of ['sk-one-', 'sk-two-', 'sk-ant-', 'whsec-', 'sk_test_exported', 'whsec_exported'])
+      expect(text).not.toContain(secret);
     for (const variable of [
       'CHANNEL_OPENAI_MAIN_KEY_1',
       'CHANNEL_OPENAI_MAIN_KEY_2',
       'CHANNEL_CLAUDE_KEY',
       'WEBHOOK_SECRET',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
     ])
       expect(text).toMatch(new RegExp(`^#   ${variable}: `, 'm'));
     expect((await modelGateway(['config', 'export'], source)).stdout).toContain('channels:');
@@ -308,6 +313,8 @@ describe('config export', () => {
       CHANNEL_OPENAI_MAIN_KEY_2: 'sk-two-1111111111111111',
       CHANNEL_CLAUDE_KEY: 'sk-ant-$${NOT_A_REFERENCE}',
       WEBHOOK_SECRET: 'whsec-top-secret',
+      STRIPE_SECRET_KEY: 'sk_test_exported0000000000',
+      STRIPE_WEBHOOK_SECRET: 'whsec_exported0000000000',
     };
     const missing = await modelGateway(['config', 'apply', file], target);
     expect(missing.code).toBe(1);

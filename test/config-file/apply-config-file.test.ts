@@ -165,6 +165,27 @@ describe.each(storeVariants())('applying a configuration file on $name', (varian
     expect((await applyConfigFile(store, FILE, edited)).changes).toEqual(plan.changes);
   });
 
+  test('the Stripe secrets a file sets are masked in what it reports', async () => {
+    const withStripe = config(
+      BASE.replace(
+        'settings:\n  retry_times: 4\n',
+        'settings:\n  retry_times: 4\n  stripe_secret_key: sk_test_fromthefile000000\n  stripe_webhook_secret: whsec_fromthefile000000\n',
+      ),
+    );
+    const { changes } = await applyConfigFile(store, FILE, withStripe);
+    const members = changes
+      .filter((change) => change.kind === 'settings')
+      .flatMap((change) => change.members ?? []);
+    expect(members).toEqual(
+      expect.arrayContaining([
+        { member: 'stripe_secret_key', before: null, after: 'sk_t...0000' },
+        { member: 'stripe_webhook_secret', before: null, after: 'whse...0000' },
+      ]),
+    );
+    expect(JSON.stringify(changes)).not.toContain('fromthefile');
+    expect(await repositories.settings.get('stripe_secret_key')).toBe('"sk_test_fromthefile000000"');
+  });
+
   // Stores of the SQLite variant are each in memory: only PostgreSQL can be shared by several.
   test.skipIf(variant.name !== 'postgres')(
     'instances applying one file at once agree: each entity once',

@@ -51,6 +51,14 @@ describe('settings', () => {
       sticky_ttl_s: 600,
       webhook_url: null,
       webhook_secret: null,
+      registration: 'closed',
+      new_user_balance: 0,
+      pricing_public: true,
+      stripe_secret_key: null,
+      stripe_webhook_secret: null,
+      stripe_api_base: 'https://api.stripe.com',
+      topup_min_usd: 1,
+      topup_reconcile_after_s: 600,
     });
   });
 
@@ -133,6 +141,13 @@ describe('settings', () => {
     ['a webhook URL given as a list', { webhook_url: ['https://hooks.example.com'] }, 'webhook_url'],
     ['an empty webhook secret', { webhook_secret: '' }, 'webhook_secret'],
     ['a webhook secret given as a number', { webhook_secret: 12345 }, 'webhook_secret'],
+    ['a publishable key as the Stripe secret key', { stripe_secret_key: 'pk_test_abc' }, 'stripe_secret_key'],
+    ['a Stripe webhook secret without whsec_', { stripe_webhook_secret: 'secret' }, 'stripe_webhook_secret'],
+    ['a Stripe API base with a path', { stripe_api_base: 'https://api.stripe.com/v1' }, 'stripe_api_base'],
+    ['a Stripe API base that is no URL', { stripe_api_base: 'api.stripe.com' }, 'stripe_api_base'],
+    ['a top-up minimum under $0.50', { topup_min_usd: 0.49 }, 'topup_min_usd'],
+    ['a reconciliation delay of zero', { topup_reconcile_after_s: 0 }, 'topup_reconcile_after_s'],
+    ['a fractional reconciliation delay', { topup_reconcile_after_s: 1.5 }, 'topup_reconcile_after_s'],
   ])('rejects %s', async (_label, body, field) => {
     expectError(
       await gateway.admin('PATCH', '/settings', { retry_times: 3, ...body }),

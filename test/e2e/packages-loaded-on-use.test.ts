@@ -51,6 +51,7 @@ const optionalPackages = [
   '@opentelemetry/sdk-trace-base',
   'gpt-tokenizer',
   'music-metadata',
+  'stripe',
 ];
 
 test('a gateway on SQLite, without Redis or traces, does not load the packages only those need', async () => {

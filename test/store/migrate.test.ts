@@ -34,6 +34,8 @@ const MIGRATIONS = [
   '0019-audio-prices',
   '0020-audio-usage',
   '0021-balance-credits',
+  '0022-sign-up-and-codes',
+  '0023-orders',
 ];
 
 const opened: Array<() => Promise<void>> = [];
