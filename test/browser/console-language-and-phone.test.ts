@@ -26,14 +26,24 @@ const ADMIN_PAGES = [
   'Users',
   'Keys',
   'Groups',
+  'Redemption codes',
+  'Invite codes',
+  'Orders',
   'Settings',
   'Logs',
+  'Pricing',
 ];
-const USER_PAGES = ['Dashboard', 'Keys', 'Logs', 'Quick start'];
+const USER_PAGES = ['Dashboard', 'Keys', 'Logs', 'Playground', 'Pricing', 'Redeem', 'Top up', 'Quick start'];
 
 const fixture = useConsoleBrowserFixture({ seed: { models: [MODEL, 'gpt-4o'] } });
 
 beforeAll(async () => {
+  // Card top-up shows once a Stripe key is saved; no page here starts a payment, and the API base is
+  // a loopback port nothing listens on, so nothing could reach Stripe anyway.
+  await fixture.call('PATCH', '/settings', {
+    stripe_secret_key: 'sk_test_browser_pages',
+    stripe_api_base: 'http://127.0.0.1:9',
+  });
   const bob = await fixture.call('POST', '/users', { ...BOB, balance: 5, language: 'en' });
   await fixture.call('POST', '/keys', { user_id: bob.id, name: 'bob-phone' });
   const client = new OpenAI({
@@ -76,6 +86,10 @@ test('the Chinese interface: sign-in, navigation, and the choice saved to the ac
     '仪表盘',
     '令牌',
     '日志',
+    '操练场',
+    '价格',
+    '兑换',
+    '充值',
     '快速开始',
   ]);
   // The header's switch saves the choice to the signed-in account.
@@ -121,7 +135,7 @@ test('every admin page on a desktop, with a screenshot', async () => {
     await saveScreenshot(page, `desktop-admin-${slug(name)}`);
   }
   await context.close();
-}, 40_000);
+}, 60_000);
 
 test('375 px wide: no horizontal scrolling on any page, navigation behind the Menu button', async () => {
   const context = await openContext(fixture.browser, { origin: fixture.gateway.origin, viewport: PHONE });
@@ -157,4 +171,4 @@ test('375 px wide: no horizontal scrolling on any page, navigation behind the Me
     PHONE.width,
   );
   await context.close();
-}, 60_000);
+}, 90_000);

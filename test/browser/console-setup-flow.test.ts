@@ -38,8 +38,12 @@ test('the root admin signs in with the admin token and sees the whole navigation
     'Users',
     'Keys',
     'Groups',
+    'Redemption codes',
+    'Invite codes',
+    'Orders',
     'Settings',
     'Logs',
+    'Pricing',
   ]);
 });
 
@@ -146,7 +150,7 @@ test('a user signs in with username and password and sees only their own keys', 
   const page = await context.newPage();
   await signInWithPassword(page, ALICE);
   const entries = await page.getByRole('navigation').getByRole('link').allTextContents();
-  expect(entries).toEqual(['Dashboard', 'Keys', 'Logs', 'Quick start']);
+  expect(entries).toEqual(['Dashboard', 'Keys', 'Logs', 'Playground', 'Pricing', 'Redeem', 'Quick start']);
 
   await openPage(page, 'Keys');
   const keysTable = page.getByRole('table', { name: 'Keys' });

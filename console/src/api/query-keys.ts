@@ -32,4 +32,14 @@ export const queryKeys = {
     }
   },
   webhookDeliveries: ['webhook-deliveries'] as const,
+  // Admin-api section 15: money in and self-service.
+  publicOptions: ['public-options'] as const,
+  ownAccount: ['me'] as const,
+  ownCredits: ['me', 'credits'] as const,
+  ownOrders: ['me', 'orders'] as const,
+  orders: ['orders'] as const,
+  redemptionCodes: ['redemption-codes'] as const,
+  inviteCodes: ['invite-codes'] as const,
+  pricing: ['pricing'] as const,
+  playgroundModels: (userId: number) => ['playground', userId, 'models'] as const,
 };

@@ -2,7 +2,16 @@ import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ChannelStatus, KeyStatus, ModelHealthState, WebhookDeliveryStatus } from '../api/types';
 
-type Status = ChannelStatus | KeyStatus | ModelHealthState | WebhookDeliveryStatus | 'active' | 'refused';
+type Status =
+  | ChannelStatus
+  | KeyStatus
+  | ModelHealthState
+  | WebhookDeliveryStatus
+  | 'active'
+  | 'refused'
+  // Redemption and invite codes (admin-api section 15).
+  | 'unused'
+  | 'used';
 
 const COLORS: Record<Status, string> = {
   enabled: 'green',
@@ -18,6 +27,8 @@ const COLORS: Record<Status, string> = {
   pending: 'yellow',
   delivered: 'green',
   failed: 'red',
+  unused: 'blue',
+  used: 'gray',
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -53,7 +53,7 @@ export function AppLayout({ user, children }: { user: SignedInUser; children: Re
         id="console-navigation"
         className={menuOpen ? undefined : 'navigation-closed-on-phones'}
       >
-        <Navigation role={user.role} onNavigate={menu.close} />
+        <Navigation user={user} onNavigate={menu.close} />
       </AppShell.Navbar>
       <AppShell.Main className="console-main">{children}</AppShell.Main>
     </AppShell>

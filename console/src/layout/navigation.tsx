@@ -1,16 +1,24 @@
 import { NavLink, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import type { Role } from '../api/types';
+import type { SignedInUser } from '../api/types';
+import { isRootAdmin } from '../auth/is-root-admin';
+import { usePublicOptions } from '../public/use-public-options';
 import { navigationItems } from './navigation-items';
 
-export function Navigation({ role, onNavigate }: { role: Role; onNavigate: () => void }) {
+export function Navigation({ user, onNavigate }: { user: SignedInUser; onNavigate: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const options = usePublicOptions().data;
+  const items = navigationItems({
+    role: user.role,
+    hasAccount: !isRootAdmin(user),
+    topUpOffered: options?.topup !== false,
+  });
   return (
     <nav aria-label={t('nav.label')}>
       <Stack gap={2}>
-        {navigationItems(role).map((item) => {
+        {items.map((item) => {
           const active = item.path === '/' ? pathname === '/' : pathname.startsWith(item.path);
           return (
             <NavLink

@@ -1,7 +1,5 @@
 import { Stack } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { fetchOwnAccount } from '../api/auth-api';
 import { PageHeader } from '../components/page-header';
 import { QueryState } from '../components/query-state';
 import { formatUsd } from '../format/format-usd';
@@ -9,11 +7,12 @@ import { FigureCard } from '../stats/figure-card';
 import { StatsOverview } from '../stats/stats-overview';
 import { ChangePasswordForm } from './change-password-form';
 import { MyBudgetUsage } from './my-budget-usage';
+import { useOwnAccount } from './use-own-account';
 
 /** A user's start page: balance, spend, their budgets' windows, their requests over time and by model. */
 export function MyDashboardPage() {
   const { t } = useTranslation();
-  const account = useQuery({ queryKey: ['me'], queryFn: fetchOwnAccount });
+  const account = useOwnAccount();
   const unknown = t('stats.unknownGroup');
   return (
     <>

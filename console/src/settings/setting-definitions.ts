@@ -12,7 +12,7 @@ interface SettingDefinition {
   options?: readonly string[];
 }
 
-/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7, 10, 11 and 12). */
+/** Settings whose meaning the console explains (src/config/settings-schema.ts, admin-api sections 2, 7, 10, 11, 12 and 15). */
 export const KNOWN_SETTINGS = {
   default_max_tokens: { kind: 'integer', min: 1 },
   stream_idle_timeout_s: { kind: 'integer', min: 1 },
@@ -41,6 +41,16 @@ export const KNOWN_SETTINGS = {
   // Section 12: how long stored bodies are kept (0: forever), and where each body is cut.
   body_retention_days: { kind: 'number', min: 0, max: 36_500 },
   body_log_max_bytes: { kind: 'integer', min: 1024, max: 16_777_216 },
+  // Section 15: who may sign up, what a new account starts with, whether prices are public.
+  registration: { kind: 'choice', options: ['closed', 'open', 'invite'] },
+  new_user_balance: { kind: 'number', min: 0 },
+  pricing_public: { kind: 'boolean' },
+  // Section 15: card top-up through Stripe; both secrets read back masked, as webhook_secret.
+  stripe_secret_key: { kind: 'text', nullable: true },
+  stripe_webhook_secret: { kind: 'text', nullable: true },
+  stripe_api_base: { kind: 'text' },
+  topup_min_usd: { kind: 'number', min: 0 },
+  topup_reconcile_after_s: { kind: 'integer', min: 1 },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type KnownSetting = keyof typeof KNOWN_SETTINGS;

@@ -15,6 +15,11 @@ export function useChoiceLabel(): (name: string, value: string) => string {
       logs: t('settings.choices.redact_pii.logs'),
       upstream: t('settings.choices.redact_pii.upstream'),
     },
+    registration: {
+      closed: t('settings.choices.registration.closed'),
+      open: t('settings.choices.registration.open'),
+      invite: t('settings.choices.registration.invite'),
+    },
   };
   return (name, value) => {
     const ofSetting: Readonly<Record<string, string>> | undefined = Object.hasOwn(labels, name)

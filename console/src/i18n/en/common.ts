@@ -18,8 +18,15 @@ export const enCommon = {
     users: 'Users',
     keys: 'Keys',
     groups: 'Groups',
+    redemptionCodes: 'Redemption codes',
+    inviteCodes: 'Invite codes',
+    orders: 'Orders',
     settings: 'Settings',
     logs: 'Logs',
+    playground: 'Playground',
+    pricing: 'Pricing',
+    redeem: 'Redeem',
+    topUp: 'Top up',
     quickStart: 'Quick start',
   },
   header: {
@@ -40,6 +47,8 @@ export const enCommon = {
     tokenHint: 'GATEWAY_ADMIN_TOKEN, or the token the gateway printed on its first start.',
     submit: 'Sign in',
     required: 'Required',
+    register: 'Create an account',
+    pricing: 'See the prices',
   },
   common: {
     save: 'Save',
@@ -92,6 +101,8 @@ export const enCommon = {
     pending: 'pending',
     delivered: 'delivered',
     failed: 'failed',
+    unused: 'unused',
+    used: 'used',
   },
   roles: {
     user: 'user',

@@ -23,8 +23,15 @@ export const zhCNCommon: Pick<
     users: '用户',
     keys: '令牌',
     groups: '分组',
+    redemptionCodes: '兑换码',
+    inviteCodes: '邀请码',
+    orders: '订单',
     settings: '设置',
     logs: '日志',
+    playground: '操练场',
+    pricing: '价格',
+    redeem: '兑换',
+    topUp: '充值',
     quickStart: '快速开始',
   },
   header: {
@@ -45,6 +52,8 @@ export const zhCNCommon: Pick<
     tokenHint: 'GATEWAY_ADMIN_TOKEN, 或网关首次启动时打印的令牌。',
     submit: '登录',
     required: '必填',
+    register: '注册账户',
+    pricing: '查看价格',
   },
   common: {
     save: '保存',
@@ -97,6 +106,8 @@ export const zhCNCommon: Pick<
     pending: '待发送',
     delivered: '已送达',
     failed: '失败',
+    unused: '未使用',
+    used: '已使用',
   },
   roles: {
     user: '普通用户',
