@@ -1,4 +1,4 @@
-import { nanoToUsd } from '../billing/money.js';
+import { serializePriceForGroup } from './serialize-price.js';
 import { listAvailableModels } from '../routing/available-models.js';
 import type { RoutingCatalog } from '../routing/routing-catalog.js';
 import type { PriceRecord } from '../store/prices-repository.js';
@@ -76,20 +76,9 @@ function pricingEntry(entry: {
   capabilities: readonly string[] | null;
   virtual: boolean;
 }) {
-  const { price, ratio } = entry;
-  const usd = (nano: number) => nanoToUsd(Math.round(nano * ratio));
-  const optional = (nano: number | null) => (nano === null ? null : usd(nano));
   return {
+    ...serializePriceForGroup(entry.price, entry.ratio),
     model: entry.model,
-    input: usd(price.input),
-    output: usd(price.output),
-    cached_input: optional(price.cachedInput),
-    cache_write: optional(price.cacheWrite),
-    per_request: optional(price.perRequest),
-    input_audio: optional(price.inputAudio),
-    output_audio: optional(price.outputAudio),
-    per_minute: optional(price.perMinute),
-    per_million_characters: optional(price.perMillionCharacters),
     endpoint_types: [...entry.endpointTypes],
     context_window: entry.contextWindow,
     capabilities: entry.capabilities === null ? null : [...entry.capabilities],

@@ -3,11 +3,20 @@ import type { PriceRecord } from '../store/prices-repository.js';
 
 /** A price in USD per 1M tokens (per call for `per_request`). */
 export function serializePrice(price: PriceRecord) {
-  const optional = (nano: number | null) => (nano === null ? null : nanoToUsd(nano));
+  return serializePriceForGroup(price, 1);
+}
+
+/**
+ * The same times a group's `ratio` (the price list of a group, admin-api section 15), rounded to
+ * the nano-USD.
+ */
+export function serializePriceForGroup(price: PriceRecord, ratio: number) {
+  const usd = (nano: number) => nanoToUsd(ratio === 1 ? nano : Math.round(nano * ratio));
+  const optional = (nano: number | null) => (nano === null ? null : usd(nano));
   return {
     model: price.model,
-    input: nanoToUsd(price.input),
-    output: nanoToUsd(price.output),
+    input: usd(price.input),
+    output: usd(price.output),
     cached_input: optional(price.cachedInput),
     cache_write: optional(price.cacheWrite),
     per_request: optional(price.perRequest),

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { rateLimitError } from '../limits/rate-limit-error.js';
 import type { Principal } from '../auth/principal.js';
 import type { PrincipalCache } from '../auth/principal-cache.js';
 import type { BalanceLedger, Reservation } from '../billing/balance-ledger.js';
@@ -321,13 +322,7 @@ async function admit(
       : ADMITTED;
     if (!admission.allowed) {
       observation.rateLimited(admission.limit);
-      const limit =
-        admission.limit === 'rpm' ? `${key.rpm} requests per minute` : `${key.tpm} tokens per minute`;
-      throw new GatewayError(
-        'rate_limit_exceeded',
-        { limit, retryAfter: admission.retryAfterSeconds },
-        { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
-      );
+      throw rateLimitError(key, admission);
     }
 
     const stream = endpoint.stream ?? operation.isStream(body);

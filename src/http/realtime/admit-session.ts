@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
+import { rateLimitError } from '../../limits/rate-limit-error.js';
 import type { Reservation } from '../../billing/balance-ledger.js';
 import type { LimitedScope } from '../../billing/budgets/request-windows.js';
 import { GatewayError } from '../../errors/gateway-error.js';
@@ -60,13 +61,7 @@ export async function admitSession(
     const admission = await services.rateLimiter.admit(key.id, { rpm: key.rpm, tpm: key.tpm });
     if (!admission.allowed) {
       request.observation.rateLimited(admission.limit);
-      const limit =
-        admission.limit === 'rpm' ? `${key.rpm} requests per minute` : `${key.tpm} tokens per minute`;
-      throw new GatewayError(
-        'rate_limit_exceeded',
-        { limit, retryAfter: admission.retryAfterSeconds },
-        { headers: { 'retry-after': String(admission.retryAfterSeconds) } },
-      );
+      throw rateLimitError(key, admission);
     }
   }
 
