@@ -10,6 +10,7 @@ const probesByType: readonly [EndpointType, readonly UpstreamEndpoint[]][] = [
   ['jina-rerank', ['jina-rerank']],
   ['audio-speech', ['openai-audio-speech']],
   ['audio-transcription', ['openai-audio-transcriptions']],
+  ['realtime', ['openai-realtime']],
 ];
 
 /**

@@ -5,6 +5,7 @@ import { chooseProbeEndpoint } from './choose-probe-endpoint.js';
 import { describeTransportError } from './describe-transport-error.js';
 import { sharedKeyRotation, type KeyRotation } from './key-rotation.js';
 import { mapUpstreamModel } from './map-upstream-model.js';
+import { probeRealtime } from './probe-realtime.js';
 import { probeForm, probeRequestBody } from './probe-request-body.js';
 import { readBoundedBody } from './read-bounded-body.js';
 import { redactKeys } from './redact-keys.js';
@@ -87,6 +88,10 @@ export async function probeChannel(channel: ChannelRecord, options: ProbeOptions
     }
     if (!call) return finish(`channel type "${channel.type}" cannot be tested`);
     if (!isHttpUrl(call.url)) return finish(`invalid base_url: ${call.url}`);
+    if (endpoint === 'openai-realtime')
+      return finish(
+        await probeRealtime({ url: call.url, headers: call.headers, timeoutMs: options.timeoutMs }),
+      );
     const response = await request(call.url, {
       method: 'POST',
       headers: call.headers,

@@ -49,7 +49,7 @@ export function probeRequestBody(
     // A form, not a JSON body: `probeForm`.
     case 'openai-audio-transcriptions':
     case 'openai-audio-translations':
-    // A WebSocket session, not an HTTP request.
+    // A WebSocket session, opened and read by `probeRealtime`.
     case 'openai-realtime':
       return {};
     default: {
