@@ -85,12 +85,13 @@ async function largestGrowth(
 test('the gateway keeps short-lived objects young after objects made at the same place were long-lived', async () => {
   // Without the gateway's heap settings, the engine moves such objects straight into the old
   // generation: the probe sees it, so it can tell the settings apart. The engine takes that
-  // decision at a young collection, which may fall late in a probe's run, so a plain process is
-  // probed again until it shows it, and the gateway as many times.
+  // decision at a young collection, which may fall late in a probe's run (later still on a machine
+  // busy with other tests), so a plain process is probed again until it shows it, and the gateway
+  // as many times.
   const plain = await startPlainProbed();
   const gateway = await startBuiltGateway({ GATEWAY_DATA_DIR: dataDir }, ['--import', probe]);
   try {
-    const plainGrowth = await largestGrowth(plain, 6, 30_000_000);
+    const plainGrowth = await largestGrowth(plain, 12, 30_000_000);
     const gatewayGrowth = await largestGrowth(gateway, plainGrowth.rounds);
     expect(plainGrowth.largest).toBeGreaterThan(30_000_000);
     expect(gatewayGrowth.largest).toBeLessThan(plainGrowth.largest / 2);
